@@ -1,0 +1,78 @@
+package dev.wsjava.handshake;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.security.SecureRandom;
+import java.util.Base64;
+
+/**
+ * RFC 6455 §1.3 and §4.2.2: the {@code Sec-WebSocket-Key} nonce a client sends and the {@code
+ * Sec-WebSocket-Accept} value that proves a server read it. Stateless and thread-safe.
+ */
+public final class AcceptKey {
+  /** The GUID RFC 6455 §1.3 appends to the key before hashing. */
+  public static final String GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11";
+
+  private static final int KEY_BYTES = 16;
+  private static final int KEY_CHARS = 24; // base64 of 16 bytes: 22 characters and "=="
+  private static final boolean[] BASE64 = new boolean[128];
+
+  static {
+    for (char c : "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".toCharArray()) {
+      BASE64[c] = true;
+    }
+  }
+
+  private AcceptKey() {}
+
+  /**
+   * Computes the {@code Sec-WebSocket-Accept} value for a key: base64 of the SHA-1 of the key
+   * followed by {@link #GUID}.
+   *
+   * @param secWebSocketKey the key as sent, without surrounding whitespace
+   * @return for example {@code s3pPLMBiTxaQ9kYGzzhZRbK+xOo=} for {@code dGhlIHNhbXBsZSBub25jZQ==}
+   */
+  public static String accept(String secWebSocketKey) {
+    MessageDigest sha1;
+    try {
+      sha1 = MessageDigest.getInstance("SHA-1");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every Java platform provides SHA-1", e);
+    }
+    sha1.update(secWebSocketKey.getBytes(StandardCharsets.ISO_8859_1));
+    byte[] digest = sha1.digest(GUID.getBytes(StandardCharsets.US_ASCII));
+    return Base64.getEncoder().encodeToString(digest);
+  }
+
+  /**
+   * Makes a fresh key: 16 random bytes, base64 (RFC 6455 §4.1).
+   *
+   * @param random a cryptographically strong source, so that keys cannot be predicted
+   * @return a 24-character key
+   */
+  public static String newKey(SecureRandom random) {
+    byte[] nonce = new byte[KEY_BYTES];
+    random.nextBytes(nonce);
+    return Base64.getEncoder().encodeToString(nonce);
+  }
+
+  /**
+   * Returns whether a key is the padded base64 of exactly 16 bytes (RFC 6455 §4.2.1, item 5).
+   *
+   * @param key the header value, already trimmed
+   * @return true for 22 base64 characters followed by {@code ==}
+   */
+  public static boolean isValidKey(String key) {
+    if (key == null || key.length() != KEY_CHARS) {
+      return false;
+    }
+    for (int i = 0; i < KEY_CHARS - 2; i++) {
+      char c = key.charAt(i);
+      if (c >= 128 || !BASE64[c]) {
+        return false;
+      }
+    }
+    return key.charAt(KEY_CHARS - 2) == '=' && key.charAt(KEY_CHARS - 1) == '=';
+  }
+}
