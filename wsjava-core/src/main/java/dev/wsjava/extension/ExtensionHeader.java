@@ -13,11 +13,11 @@ import java.util.List;
  * extension-param = token [ "=" (token | quoted-string) ]
  * </pre>
  *
- * <p>Optional whitespace is allowed around {@code ;}, {@code ,} and {@code =} (the "implied
- * *LWS" of RFC 2616 that §9.1 refers to). A field may come as several lines or as one
- * comma-separated line; both give the same list. Empty list elements ({@code a, , b}) are skipped
- * as RFC 7230 §7 asks, but a field with no element at all is malformed. A quoted value is
- * unescaped and must then be a token, as §9.1 requires. Stateless and thread-safe.
+ * <p>Optional whitespace is allowed around {@code ;}, {@code ,} and {@code =} (the "implied *LWS"
+ * of RFC 2616 that §9.1 refers to). A field may come as several lines or as one comma-separated
+ * line; both give the same list. Empty list elements ({@code a, , b}) are skipped as RFC 7230 §7
+ * asks, but a field with no element at all is malformed. A quoted value is unescaped and must then
+ * be a token, as §9.1 requires. Stateless and thread-safe.
  */
 public final class ExtensionHeader {
   private static final int MAX_QUOTED_IN_MESSAGE = 80;
@@ -44,8 +44,8 @@ public final class ExtensionHeader {
    * @param headerValues the field values, one per header line (an absent field is an empty list)
    * @return the elements in order, with quoted values unquoted; unmodifiable
    * @throws ExtensionNegotiationException naming what is malformed and where: an empty name, a
-   *     character that is not a token character, an unterminated quoted string, {@code =} without
-   *     a value, a quoted value that is not a token, or a field with no element
+   *     character that is not a token character, an unterminated quoted string, {@code =} without a
+   *     value, a quoted value that is not a token, or a field with no element
    */
   public static List<ExtensionOffer> parse(List<String> headerValues)
       throws ExtensionNegotiationException {
@@ -238,7 +238,9 @@ public final class ExtensionHeader {
       if (!isToken(value)) {
         i = open;
         throw fail(
-            "quoted value of parameter " + param + " must be a token once unquoted"
+            "quoted value of parameter "
+                + param
+                + " must be a token once unquoted"
                 + " (RFC 6455 §9.1)");
       }
       return value;

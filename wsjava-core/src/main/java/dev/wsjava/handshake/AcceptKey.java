@@ -19,7 +19,8 @@ public final class AcceptKey {
   private static final boolean[] BASE64 = new boolean[128];
 
   static {
-    for (char c : "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".toCharArray()) {
+    String alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    for (char c : alphabet.toCharArray()) {
       BASE64[c] = true;
     }
   }

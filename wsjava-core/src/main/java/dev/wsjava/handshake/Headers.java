@@ -7,9 +7,9 @@ import java.util.Locale;
 import java.util.Objects;
 
 /**
- * The header fields of an HTTP/1.1 head (RFC 7230 §3.2): an immutable multimap in wire order
- * whose names compare case-insensitively. Values are kept as ISO-8859-1 strings with leading and
- * trailing whitespace removed, so obs-text octets survive unchanged.
+ * The header fields of an HTTP/1.1 head (RFC 7230 §3.2): an immutable multimap in wire order whose
+ * names compare case-insensitively. Values are kept as ISO-8859-1 strings with leading and trailing
+ * whitespace removed, so obs-text octets survive unchanged.
  *
  * <p>Lookups scan the fields in order; a head carries at most {@link
  * HttpHeadLimits#maxHeaderCount()} of them, so no index is built. Immutable and thread-safe.
@@ -154,10 +154,9 @@ public final class Headers {
   }
 
   /**
-   * Splits a comma-separated list field (RFC 7230 §7) across all its lines: each element is
-   * trimmed of whitespace and empty elements are dropped. Meant for token lists such as {@code
-   * Connection}, {@code Upgrade} or {@code Sec-WebSocket-Protocol}; it does not understand quoted
-   * strings.
+   * Splits a comma-separated list field (RFC 7230 §7) across all its lines: each element is trimmed
+   * of whitespace and empty elements are dropped. Meant for token lists such as {@code Connection},
+   * {@code Upgrade} or {@code Sec-WebSocket-Protocol}; it does not understand quoted strings.
    *
    * @param name the field name, any case
    * @return the elements in order, unmodifiable; empty when the field is absent
@@ -181,8 +180,8 @@ public final class Headers {
   }
 
   /**
-   * Returns whether a comma-separated list field holds a token, compared case-insensitively
-   * (for example {@code Connection: keep-alive, Upgrade} holds {@code upgrade}).
+   * Returns whether a comma-separated list field holds a token, compared case-insensitively (for
+   * example {@code Connection: keep-alive, Upgrade} holds {@code upgrade}).
    *
    * @param name the field name, any case
    * @param token the token to look for, any case
@@ -265,9 +264,9 @@ public final class Headers {
   }
 
   /**
-   * Collects header fields to send, checking each against RFC 7230 §3.2: the name must be a
-   * token and the value may hold only HTAB, SP, visible ASCII and obs-text (so no CR, LF or NUL
-   * that could split the head). Not thread-safe.
+   * Collects header fields to send, checking each against RFC 7230 §3.2: the name must be a token
+   * and the value may hold only HTAB, SP, visible ASCII and obs-text (so no CR, LF or NUL that
+   * could split the head). Not thread-safe.
    */
   public static final class Builder {
     private String[] names = new String[8];
@@ -282,8 +281,8 @@ public final class Headers {
      * @param name a token, for example {@code Cookie}
      * @param value the value; leading and trailing whitespace are removed
      * @return this builder
-     * @throws IllegalArgumentException when the name is not a token or the value holds a
-     *     character a field value may not carry
+     * @throws IllegalArgumentException when the name is not a token or the value holds a character
+     *     a field value may not carry
      */
     public Builder add(String name, String value) {
       Objects.requireNonNull(name, "name");

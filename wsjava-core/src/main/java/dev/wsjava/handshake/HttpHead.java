@@ -78,8 +78,7 @@ public sealed interface HttpHead permits HttpHead.Request, HttpHead.Response {
    * @param reason the reason phrase, possibly empty (ISO-8859-1)
    * @param headers the header fields
    */
-  record Response(String version, int status, String reason, Headers headers)
-      implements HttpHead {
+  record Response(String version, int status, String reason, Headers headers) implements HttpHead {
     /**
      * Creates a response head.
      *

@@ -12,12 +12,11 @@ import java.util.Objects;
  * caller's buffer.
  *
  * <p>Strict where leniency has let requests be smuggled: lines must end in CRLF (a bare LF or a
- * bare CR is refused, although RFC 7230 §3.5 would allow a bare LF, so that no front proxy can
- * see a different head than we do); no whitespace between a field name and its colon; field
- * names are tokens (ASCII only); values may carry obs-text, kept as ISO-8859-1. A request may be
- * preceded by empty lines, which are skipped (§3.5). A request with obs-fold is refused (§3.2.4
- * allows a server to); a response's obs-fold is replaced by one SP, as §3.2.4 requires of a user
- * agent.
+ * bare CR is refused, although RFC 7230 §3.5 would allow a bare LF, so that no front proxy can see
+ * a different head than we do); no whitespace between a field name and its colon; field names are
+ * tokens (ASCII only); values may carry obs-text, kept as ISO-8859-1. A request may be preceded by
+ * empty lines, which are skipped (§3.5). A request with obs-fold is refused (§3.2.4 allows a server
+ * to); a response's obs-fold is replaced by one SP, as §3.2.4 requires of a user agent.
  *
  * <p>When a head is complete, or a fault is found, the parser starts over, so one instance reads
  * the successive heads of a keep-alive connection. Between heads it holds no buffer. Not
@@ -73,8 +72,8 @@ public final class HttpHeadParser<H extends HttpHead> {
   /**
    * Consumes bytes from {@code in} up to the end of a head.
    *
-   * @param in bytes from position to limit; on return the position is just past the head's
-   *     final CRLF, or at the limit when the head is not complete yet (the bytes are then held)
+   * @param in bytes from position to limit; on return the position is just past the head's final
+   *     CRLF, or at the limit when the head is not complete yet (the bytes are then held)
    * @return the head, or {@code null} when more bytes are needed
    * @throws HttpHeadException when the head is malformed or over a limit, with the status to
    *     answer; the parser has then started over and the connection should be closed
@@ -225,8 +224,7 @@ public final class HttpHeadParser<H extends HttpHead> {
     p = expectSp(a, p, eol, "request-target");
     String version = parseVersion(a, p, eol);
     if (p + 8 != eol) {
-      throw bad(
-          "request line must end after the HTTP-version", "RFC 7230 §3.1.1", a, p + 8, eol);
+      throw bad("request line must end after the HTTP-version", "RFC 7230 §3.1.1", a, p + 8, eol);
     }
     return new HttpHead.Request(method, target, version, parseFields(a, lf + 1, to));
   }
@@ -275,7 +273,10 @@ public final class HttpHeadParser<H extends HttpHead> {
     if (a[p + 5] != '1') {
       throw new HttpHeadException(
           HttpStatus.HTTP_VERSION_NOT_SUPPORTED,
-          "HTTP/" + (char) a[p + 5] + "." + (char) a[p + 7]
+          "HTTP/"
+              + (char) a[p + 5]
+              + "."
+              + (char) a[p + 7]
               + " is not supported: this parser reads HTTP/1.x (RFC 7231 §6.6.6)");
     }
     return ascii(a, p, p + 8);
@@ -361,8 +362,7 @@ public final class HttpHeadParser<H extends HttpHead> {
   }
 
   /** Extracts a field value between {@code p} and {@code eol}, trimming OWS and checking bytes. */
-  private static String fieldValue(byte[] a, int p, int eol, String name)
-      throws HttpHeadException {
+  private static String fieldValue(byte[] a, int p, int eol, String name) throws HttpHeadException {
     while (p < eol && HttpSyntax.isOws(a[p])) {
       p++;
     }

@@ -78,6 +78,7 @@ class HeadersTest {
 
   @Test
   void theBuilderKeepsObsTextAndTrimsWhitespace() {
-    assertThat(Headers.builder().add("X", "\t caf\u00e9 ").build().first("x")).isEqualTo("caf\u00e9");
+    assertThat(Headers.builder().add("X", "\t caf\u00e9 ").build().first("x"))
+        .isEqualTo("caf\u00e9");
   }
 }

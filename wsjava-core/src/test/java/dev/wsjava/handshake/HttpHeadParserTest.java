@@ -39,7 +39,8 @@ class HttpHeadParserTest {
   }
 
   private static HttpHead.Request parseRequest(String head) throws HttpHeadException {
-    return HttpHeadParser.forRequests(HttpHeadLimits.defaults()).parse(ByteBuffer.wrap(bytes(head)));
+    return HttpHeadParser.forRequests(HttpHeadLimits.defaults())
+        .parse(ByteBuffer.wrap(bytes(head)));
   }
 
   private static HttpHead.Response parseResponse(String head) throws HttpHeadException {
@@ -70,14 +71,17 @@ class HttpHeadParserTest {
       HttpHead.Request got = parser.parse(first);
       ByteBuffer rest;
       if (got == null) {
-        assertThat(first.hasRemaining()).as("split %d: an incomplete head is held", split).isFalse();
+        assertThat(first.hasRemaining())
+            .as("split %d: an incomplete head is held", split)
+            .isFalse();
         rest = ByteBuffer.wrap(wire, split, wire.length - split).slice();
         got = parser.parse(rest);
       } else {
         rest = first; // the head ended in the first piece
         assertThat(split).isGreaterThanOrEqualTo(RFC_REQUEST.length());
         ByteBuffer tail = ByteBuffer.wrap(wire, split, wire.length - split).slice();
-        rest = ByteBuffer.allocate(first.remaining() + tail.remaining()).put(first).put(tail).flip();
+        rest =
+            ByteBuffer.allocate(first.remaining() + tail.remaining()).put(first).put(tail).flip();
       }
       assertThat(got).as("split %d", split).isEqualTo(whole);
       assertThat(remaining(rest)).as("split %d: the frame stays", split).isEqualTo(FRAME);
@@ -88,8 +92,7 @@ class HttpHeadParserTest {
   @Test
   void oneByteAtATimeGivesTheSameHeadAndNothingMore() throws Exception {
     byte[] wire = concat(bytes(RFC_REQUEST), FRAME);
-    HttpHeadParser<HttpHead.Request> parser =
-        HttpHeadParser.forRequests(HttpHeadLimits.defaults());
+    HttpHeadParser<HttpHead.Request> parser = HttpHeadParser.forRequests(HttpHeadLimits.defaults());
     HttpHead.Request got = null;
     int i = 0;
     while (got == null) {
@@ -124,9 +127,9 @@ class HttpHeadParserTest {
 
   @Test
   void successiveHeadsInOneBufferAreReadInTurn() throws Exception {
-    HttpHeadParser<HttpHead.Request> parser =
-        HttpHeadParser.forRequests(HttpHeadLimits.defaults());
-    ByteBuffer in = ByteBuffer.wrap(bytes("GET /a HTTP/1.1\r\n\r\nGET /b HTTP/1.0\r\nX: 1\r\n\r\n"));
+    HttpHeadParser<HttpHead.Request> parser = HttpHeadParser.forRequests(HttpHeadLimits.defaults());
+    ByteBuffer in =
+        ByteBuffer.wrap(bytes("GET /a HTTP/1.1\r\n\r\nGET /b HTTP/1.0\r\nX: 1\r\n\r\n"));
     assertThat(parser.parse(in).target()).isEqualTo("/a");
     HttpHead.Request b = parser.parse(in);
     assertThat(b.target()).isEqualTo("/b");
@@ -142,15 +145,15 @@ class HttpHeadParserTest {
 
   @Test
   void valuesKeepObsTextAsLatin1AndLoseSurroundingWhitespace() throws Exception {
-    HttpHead.Request r = parseRequest("GET / HTTP/1.1\r\nX-Name: \t caf\u00e9 au lait \t\r\nE:\r\n\r\n");
+    HttpHead.Request r =
+        parseRequest("GET / HTTP/1.1\r\nX-Name: \t caf\u00e9 au lait \t\r\nE:\r\n\r\n");
     assertThat(r.headers().first("x-name")).isEqualTo("caf\u00e9 au lait");
     assertThat(r.headers().first("E")).isEmpty();
   }
 
   @Test
   void anIncompleteHeadNeedsMoreData() throws Exception {
-    HttpHeadParser<HttpHead.Request> parser =
-        HttpHeadParser.forRequests(HttpHeadLimits.defaults());
+    HttpHeadParser<HttpHead.Request> parser = HttpHeadParser.forRequests(HttpHeadLimits.defaults());
     ByteBuffer in = ByteBuffer.wrap(bytes("GET / HTTP/1.1\r\nHost: a\r\n"));
     assertThat(parser.parse(in)).isNull();
     assertThat(parser.bufferedBytes()).isEqualTo(25);
@@ -172,8 +175,7 @@ class HttpHeadParserTest {
     assertThat(requestOfSize(limit)).hasSize(limit);
     assertThat(parseRequest(requestOfSize(limit))).isNotNull();
     assertThatThrownBy(() -> parseRequest(requestOfSize(limit + 1)))
-        .isInstanceOfSatisfying(
-            HttpHeadException.class, e -> assertThat(e.status()).isEqualTo(431))
+        .isInstanceOfSatisfying(HttpHeadException.class, e -> assertThat(e.status()).isEqualTo(431))
         .hasMessageContaining("limit of 8192 bytes");
   }
 
@@ -203,8 +205,7 @@ class HttpHeadParserTest {
     HttpHeadLimits limits = HttpHeadLimits.defaults().withMaxHeadSize(64);
     ByteBuffer in = ByteBuffer.wrap(bytes("GET /" + "a".repeat(100) + " HTTP/1.1\r\n\r\n"));
     assertThatThrownBy(() -> HttpHeadParser.forRequests(limits).parse(in))
-        .isInstanceOfSatisfying(
-            HttpHeadException.class, e -> assertThat(e.status()).isEqualTo(414))
+        .isInstanceOfSatisfying(HttpHeadException.class, e -> assertThat(e.status()).isEqualTo(414))
         .hasMessageContaining("request line longer than the head limit of 64 bytes");
   }
 
@@ -213,11 +214,14 @@ class HttpHeadParserTest {
     HttpHeadLimits limits = HttpHeadLimits.defaults().withMaxHeaderCount(3);
     String three = "GET / HTTP/1.1\r\nA: 1\r\nB: 2\r\nC: 3\r\n\r\n";
     String four = "GET / HTTP/1.1\r\nA: 1\r\nB: 2\r\nC: 3\r\nD: 4\r\n\r\n";
-    assertThat(HttpHeadParser.forRequests(limits).parse(ByteBuffer.wrap(bytes(three))).headers().size())
+    assertThat(
+            HttpHeadParser.forRequests(limits)
+                .parse(ByteBuffer.wrap(bytes(three)))
+                .headers()
+                .size())
         .isEqualTo(3);
     assertThatThrownBy(() -> HttpHeadParser.forRequests(limits).parse(ByteBuffer.wrap(bytes(four))))
-        .isInstanceOfSatisfying(
-            HttpHeadException.class, e -> assertThat(e.status()).isEqualTo(431))
+        .isInstanceOfSatisfying(HttpHeadException.class, e -> assertThat(e.status()).isEqualTo(431))
         .hasMessageContaining("more than 3 header fields");
   }
 
@@ -242,29 +246,105 @@ class HttpHeadParserTest {
         "GET / HTTP/1.1\\nHost: a\\n\\n                 | 400 | bare LF at byte 14",
         "GET / HTTP/1.1\\r\\nHost: a\\n\\r\\n           | 400 | bare LF at byte 23",
         "' GET / HTTP/1.1\\r\\n\\r\\n'                  | 400 | must start with a method token",
-        "G(T / HTTP/1.1\\r\\n\\r\\n                     | 400 | expected one SP after the method, found '('",
-        "GET  / HTTP/1.1\\r\\n\\r\\n                    | 400 | request-target must be visible ASCII",
-        "GET /\\u0001 HTTP/1.1\\r\\n\\r\\n              | 400 | expected one SP after the request-target, found 0x01",
-        "GET /caf\\u00e9 HTTP/1.1\\r\\n\\r\\n           | 400 | expected one SP after the request-target, found 0xE9",
+        "G(T / HTTP/1.1\\r"
+            + "\\n"
+            + "\\r"
+            + "\\n"
+            + "                     | 400 | expected one SP after the method, found '('",
+        "GET  / HTTP/1.1\\r"
+            + "\\n"
+            + "\\r"
+            + "\\n"
+            + "                    | 400 | request-target must be visible ASCII",
+        "GET /\\u0001 HTTP/1.1\\r"
+            + "\\n"
+            + "\\r"
+            + "\\n"
+            + "              | 400 | expected one SP after the request-target, found 0x01",
+        "GET /caf\\u00e9 HTTP/1.1\\r"
+            + "\\n"
+            + "\\r"
+            + "\\n"
+            + "           | 400 | expected one SP after the request-target, found 0xE9",
         "GET / HTTP/1.1 \\r\\n\\r\\n                    | 400 | must end after the HTTP-version",
-        "GET / HTTP/1.1\\r\\r\\n\\r\\n                  | 400 | must end after the HTTP-version, found 0x0D",
-        "GET / http/1.1\\r\\n\\r\\n                     | 400 | HTTP-version must be HTTP/DIGIT.DIGIT",
-        "GET / HTTP/1\\r\\n\\r\\n                       | 400 | HTTP-version must be HTTP/DIGIT.DIGIT",
-        "GET /\\r\\n\\r\\n                             | 400 | expected one SP after the request-target",
+        "GET / HTTP/1.1\\r"
+            + "\\r"
+            + "\\n"
+            + "\\r"
+            + "\\n"
+            + "                  | 400 | must end after the HTTP-version, found 0x0D",
+        "GET / http/1.1\\r"
+            + "\\n"
+            + "\\r"
+            + "\\n"
+            + "                     | 400 | HTTP-version must be HTTP/DIGIT.DIGIT",
+        "GET / HTTP/1\\r"
+            + "\\n"
+            + "\\r"
+            + "\\n"
+            + "                       | 400 | HTTP-version must be HTTP/DIGIT.DIGIT",
+        "GET /\\r"
+            + "\\n"
+            + "\\r"
+            + "\\n"
+            + "                             | 400 | expected one SP after the request-target",
         "GET / HTTP/2.0\\r\\n\\r\\n                     | 505 | HTTP/2.0 is not supported",
         "GET / HTTP/0.9\\r\\n\\r\\n                     | 505 | HTTP/0.9 is not supported",
         "GET / HTTP/1.1\\r\\nHost: a\\r\\n b\\r\\n\\r\\n  | 400 | obs-fold",
         "GET / HTTP/1.1\\r\\nHost: a\\r\\n\\tb\\r\\n\\r\\n| 400 | obs-fold",
-        "GET / HTTP/1.1\\r\\n Host: a\\r\\n\\r\\n          | 400 | whitespace between the start line and the first header field",
-        "GET / HTTP/1.1\\r\\nHost : a\\r\\n\\r\\n          | 400 | whitespace between header field name and colon in field Host",
-        "GET / HTTP/1.1\\r\\nHost\\t: a\\r\\n\\r\\n        | 400 | whitespace between header field name and colon",
-        "GET / HTTP/1.1\\r\\nHo\"st: a\\r\\n\\r\\n         | 400 | header field name holds '\"', which is not a token character",
+        "GET / HTTP/1.1\\r"
+            + "\\n"
+            + " Host: a\\r"
+            + "\\n"
+            + "\\r"
+            + "\\n"
+            + "          | 400 | whitespace between the start line and the first header field",
+        "GET / HTTP/1.1\\r"
+            + "\\n"
+            + "Host : a\\r"
+            + "\\n"
+            + "\\r"
+            + "\\n"
+            + "          | 400 | whitespace between header field name and colon in field Host",
+        "GET / HTTP/1.1\\r"
+            + "\\n"
+            + "Host\\t: a\\r"
+            + "\\n"
+            + "\\r"
+            + "\\n"
+            + "        | 400 | whitespace between header field name and colon",
+        "GET / HTTP/1.1\\r"
+            + "\\n"
+            + "Ho\"st: a\\r"
+            + "\\n"
+            + "\\r"
+            + "\\n"
+            + "         | 400 | header field name holds '\"', which is not a token character",
         "GET / HTTP/1.1\\r\\nH\\u00f4st: a\\r\\n\\r\\n     | 400 | header field name holds 0xF4",
         "GET / HTTP/1.1\\r\\nHosta\\r\\n\\r\\n             | 400 | header line has no colon",
         "GET / HTTP/1.1\\r\\n: a\\r\\n\\r\\n               | 400 | header field name is empty",
-        "GET / HTTP/1.1\\r\\nX: a\\rb\\r\\n\\r\\n          | 400 | value of header field X holds 0x0D",
-        "GET / HTTP/1.1\\r\\nX: a\\u0000b\\r\\n\\r\\n      | 400 | value of header field X holds 0x00",
-        "GET / HTTP/1.1\\r\\nX: a\\u007fb\\r\\n\\r\\n      | 400 | value of header field X holds 0x7F",
+        "GET / HTTP/1.1\\r"
+            + "\\n"
+            + "X: a\\r"
+            + "b\\r"
+            + "\\n"
+            + "\\r"
+            + "\\n"
+            + "          | 400 | value of header field X holds 0x0D",
+        "GET / HTTP/1.1\\r"
+            + "\\n"
+            + "X: a\\u0000b\\r"
+            + "\\n"
+            + "\\r"
+            + "\\n"
+            + "      | 400 | value of header field X holds 0x00",
+        "GET / HTTP/1.1\\r"
+            + "\\n"
+            + "X: a\\u007fb\\r"
+            + "\\n"
+            + "\\r"
+            + "\\n"
+            + "      | 400 | value of header field X holds 0x7F",
       })
   void aMalformedRequestIsRefusedWithItsRule(String wire, int status, String message) {
     String head = unescape(wire.startsWith("'") ? wire.substring(1, wire.length() - 1) : wire);
@@ -276,8 +356,7 @@ class HttpHeadParserTest {
 
   @Test
   void afterAFaultTheParserStartsOver() throws Exception {
-    HttpHeadParser<HttpHead.Request> parser =
-        HttpHeadParser.forRequests(HttpHeadLimits.defaults());
+    HttpHeadParser<HttpHead.Request> parser = HttpHeadParser.forRequests(HttpHeadLimits.defaults());
     assertThatThrownBy(() -> parser.parse(ByteBuffer.wrap(bytes("GET / HTTP/1.1\n"))))
         .isInstanceOf(HttpHeadException.class);
     assertThat(parser.bufferedBytes()).isZero();
@@ -299,8 +378,7 @@ class HttpHeadParserTest {
                 + "\r\n");
     assertThat(r.status()).isEqualTo(101);
     assertThat(r.reason()).isEqualTo("Switching Protocols");
-    assertThat(r.headers().first("sec-websocket-accept"))
-        .isEqualTo("s3pPLMBiTxaQ9kYGzzhZRbK+xOo=");
+    assertThat(r.headers().first("sec-websocket-accept")).isEqualTo("s3pPLMBiTxaQ9kYGzzhZRbK+xOo=");
   }
 
   @Test
@@ -314,7 +392,8 @@ class HttpHeadParserTest {
   @Test
   void aResponsesObsFoldBecomesOneSpace() throws Exception {
     // RFC 7230 §3.2.4: a user agent replaces obs-fold with SP before interpreting the value.
-    HttpHead.Response r = parseResponse("HTTP/1.1 101 OK\r\nConnection: keep-alive,\r\n\t Upgrade\r\n\r\n");
+    HttpHead.Response r =
+        parseResponse("HTTP/1.1 101 OK\r\nConnection: keep-alive,\r\n\t Upgrade\r\n\r\n");
     assertThat(r.headers().first("Connection")).isEqualTo("keep-alive, Upgrade");
   }
 
@@ -335,7 +414,13 @@ class HttpHeadParserTest {
         "HTTP/1.1  101 x\\r\\n\\r\\n        | status-code must be three digits",
         "HTTP/1.1 101 a\\u0001b\\r\\n\\r\\n | reason-phrase holds a control character",
         "HTTP/2 101 x\\r\\n\\r\\n           | HTTP-version must be HTTP/DIGIT.DIGIT",
-        "HTTP/1.1 101 x\\r\\n x\\r\\n\\r\\n | whitespace between the start line and the first header field",
+        "HTTP/1.1 101 x\\r"
+            + "\\n"
+            + " x\\r"
+            + "\\n"
+            + "\\r"
+            + "\\n"
+            + " | whitespace between the start line and the first header field",
       })
   void aMalformedResponseIsRefusedWithItsRule(String wire, String message) {
     assertThatThrownBy(() -> parseResponse(unescape(wire)))
