@@ -8,11 +8,10 @@ import java.nio.ByteOrder;
 import java.nio.ReadOnlyBufferException;
 import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.constraints.IntRange;
-import net.jqwik.api.constraints.Size;
+import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 class MaskingTest {
   private static final HexFormat HEX = HexFormat.of();
@@ -127,13 +126,15 @@ class MaskingTest {
     }
   }
 
-  @Property(tries = 2000)
-  void arrayMaskingEqualsAByteLoop(
-      @ForAll @Size(max = 200) byte[] data,
-      @ForAll @IntRange(max = 1000) int offsetSeed,
-      @ForAll @IntRange(max = 1000) int lengthSeed,
-      @ForAll int key,
-      @ForAll @IntRange(max = 3) int keyIndex) {
+  @ParameterizedTest(name = "seed {0}")
+  @MethodSource("dev.wsjava.protocol.Seeds#seeds")
+  void arrayMaskingEqualsAByteLoop(long seed) {
+    SplittableRandom r = new SplittableRandom(seed);
+    byte[] data = randomBytes(r, 200);
+    int offsetSeed = r.nextInt(1001);
+    int lengthSeed = r.nextInt(1001);
+    int key = r.nextInt();
+    int keyIndex = r.nextInt(4);
     int offset = offsetSeed % (data.length + 1);
     int length = lengthSeed % (data.length - offset + 1);
     byte[] expected = data.clone();
@@ -146,16 +147,18 @@ class MaskingTest {
     assertThat(next).isEqualTo((keyIndex + length) & 3);
   }
 
-  @Property(tries = 2000)
-  void bufferMaskingEqualsAByteLoopOnHeapAndDirectBuffersOfEitherOrder(
-      @ForAll @Size(max = 200) byte[] data,
-      @ForAll @IntRange(max = 1000) int offsetSeed,
-      @ForAll @IntRange(max = 1000) int lengthSeed,
-      @ForAll int key,
-      @ForAll @IntRange(max = 3) int keyIndex,
-      @ForAll boolean direct,
-      @ForAll boolean bigEndian,
-      @ForAll @IntRange(max = 9) int sliceAt) {
+  @ParameterizedTest(name = "seed {0}")
+  @MethodSource("dev.wsjava.protocol.Seeds#seeds")
+  void bufferMaskingEqualsAByteLoopOnHeapAndDirectBuffersOfEitherOrder(long seed) {
+    SplittableRandom r = new SplittableRandom(seed);
+    byte[] data = randomBytes(r, 200);
+    int offsetSeed = r.nextInt(1001);
+    int lengthSeed = r.nextInt(1001);
+    int key = r.nextInt();
+    int keyIndex = r.nextInt(4);
+    boolean direct = r.nextBoolean();
+    boolean bigEndian = r.nextBoolean();
+    int sliceAt = r.nextInt(10);
     int offset = offsetSeed % (data.length + 1);
     int length = lengthSeed % (data.length - offset + 1);
     byte[] expected = data.clone();
@@ -182,15 +185,17 @@ class MaskingTest {
     }
   }
 
-  @Property(tries = 2000)
-  void maskingSplitIntoTwoCallsEqualsOneCall(
-      @ForAll @Size(max = 200) byte[] data,
-      @ForAll @IntRange(max = 1000) int offsetSeed,
-      @ForAll @IntRange(max = 1000) int lengthSeed,
-      @ForAll @IntRange(max = 1000) int splitSeed,
-      @ForAll int key,
-      @ForAll @IntRange(max = 3) int keyIndex,
-      @ForAll boolean direct) {
+  @ParameterizedTest(name = "seed {0}")
+  @MethodSource("dev.wsjava.protocol.Seeds#seeds")
+  void maskingSplitIntoTwoCallsEqualsOneCall(long seed) {
+    SplittableRandom r = new SplittableRandom(seed);
+    byte[] data = randomBytes(r, 200);
+    int offsetSeed = r.nextInt(1001);
+    int lengthSeed = r.nextInt(1001);
+    int splitSeed = r.nextInt(1001);
+    int key = r.nextInt();
+    int keyIndex = r.nextInt(4);
+    boolean direct = r.nextBoolean();
     int offset = offsetSeed % (data.length + 1);
     int length = lengthSeed % (data.length - offset + 1);
     int split = splitSeed % (length + 1);
@@ -210,14 +215,25 @@ class MaskingTest {
     assertThat(next).isEqualTo((keyIndex + length) & 3);
   }
 
-  @Property(tries = 1000)
-  void maskingTwiceRestoresTheInput(
-      @ForAll @Size(max = 300) byte[] data, @ForAll int key, @ForAll @IntRange(max = 3) int ki) {
+  @ParameterizedTest(name = "seed {0}")
+  @MethodSource("dev.wsjava.protocol.Seeds#seeds")
+  void maskingTwiceRestoresTheInput(long seed) {
+    SplittableRandom r = new SplittableRandom(seed);
+    byte[] data = randomBytes(r, 300);
+    int key = r.nextInt();
+    int ki = r.nextInt(4);
     byte[] a = data.clone();
 
     Masking.mask(a, 0, a.length, key, ki);
     Masking.mask(a, 0, a.length, key, ki);
 
     assertThat(a).isEqualTo(data);
+  }
+
+  /** Random bytes of random length up to {@code max}. */
+  static byte[] randomBytes(SplittableRandom r, int max) {
+    byte[] a = new byte[r.nextInt(max + 1)];
+    r.nextBytes(a);
+    return a;
   }
 }

@@ -13,17 +13,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.Tuple;
-import net.jqwik.api.constraints.IntRange;
-import net.jqwik.api.constraints.Size;
-import net.jqwik.api.statistics.Statistics;
+import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -285,64 +278,91 @@ class Utf8ValidatorTest {
     }
   }
 
-  @Property(tries = 2000)
-  void agreesWithTheJdkOnRandomBytes(@ForAll @Size(max = 80) byte[] a) {
+  @ParameterizedTest(name = "seed {0}")
+  @MethodSource("dev.wsjava.protocol.Seeds#seeds")
+  void agreesWithTheJdkOnRandomBytes(long seed) {
+    SplittableRandom r = new SplittableRandom(seed);
+    byte[] a = new byte[r.nextInt(81)];
+    r.nextBytes(a);
     checkAgainstJdk(a);
   }
 
-  @Property(tries = 3000)
-  void agreesWithTheJdkOnAdversarialBytes(@ForAll("adversarial") byte[] a) {
-    checkAgainstJdk(a);
-
-    Utf8Validator v = new Utf8Validator();
-    int firstInvalid = v.validate(a, 0, a.length);
-    String verdict = firstInvalid >= 0 ? "invalid" : v.isComplete() ? "valid" : "truncated";
-    Statistics.label("verdict").collect(verdict);
-    Statistics.label("length").collect(a.length < 8 ? "<8" : a.length < 32 ? "8-31" : ">=32");
-    // The generator must keep producing every kind of input, long and short.
-    Statistics.label("verdict")
-        .coverage(
-            c -> {
-              c.check("valid").percentage(p -> p >= 15);
-              c.check("invalid").percentage(p -> p >= 30);
-              c.check("truncated").percentage(p -> p >= 3);
-            });
-    Statistics.label("length").coverage(c -> c.check(">=32").percentage(p -> p >= 20));
-  }
-
-  @Property(tries = 1000)
-  void agreesWithTheJdkOnValidText(@ForAll("validText") byte[] a) {
-    assertThat(jdkMalformedStart(a)).isEqualTo(-1);
-    checkAgainstJdk(a);
-  }
-
-  @Property(tries = 2000)
-  void givesTheSameAnswerWhenFedInRandomPieces(
-      @ForAll("adversarial") byte[] a,
-      @ForAll @Size(max = 8) List<@IntRange(max = 200) Integer> cuts,
-      @ForAll boolean direct) {
-    Utf8Validator whole = new Utf8Validator();
-    int expected = whole.validate(a, 0, a.length);
-
-    int[] points =
-        cuts.stream().mapToInt(c -> c % (a.length + 1)).sorted().distinct().toArray();
-    ByteBuffer buf = direct ? ByteBuffer.allocateDirect(a.length) : ByteBuffer.allocate(a.length);
-    buf.put(0, a);
-    Utf8Validator pieces = new Utf8Validator();
-    int reported = -1;
-    int from = 0;
-    for (int k = 0; k <= points.length; k++) {
-      int to = k < points.length ? points[k] : a.length;
-      int r = pieces.validate(buf.limit(to).position(from));
-      if (reported < 0 && r >= 0) {
-        reported = r;
-      }
-      from = to;
+  @ParameterizedTest(name = "seed {0}")
+  @MethodSource("dev.wsjava.protocol.Seeds#seeds")
+  void agreesWithTheJdkOnAdversarialBytes(long seed) {
+    SplittableRandom r = new SplittableRandom(seed);
+    for (int i = 0; i < 10; i++) {
+      checkAgainstJdk(adversarial(r));
     }
+  }
 
-    assertThat(reported).isEqualTo(expected);
-    assertThat(pieces.isComplete()).isEqualTo(whole.isComplete());
-    assertThat(pieces.hasFailed()).isEqualTo(whole.hasFailed());
+  @Test
+  void theAdversarialGeneratorProducesEveryKindOfInput() {
+    int valid = 0;
+    int invalid = 0;
+    int truncated = 0;
+    int longOnes = 0;
+    int n = 3000;
+    SplittableRandom r = new SplittableRandom(7);
+    for (int i = 0; i < n; i++) {
+      byte[] a = adversarial(r);
+      Utf8Validator v = new Utf8Validator();
+      if (v.validate(a, 0, a.length) >= 0) {
+        invalid++;
+      } else if (v.isComplete()) {
+        valid++;
+      } else {
+        truncated++;
+      }
+      longOnes += a.length >= 32 ? 1 : 0;
+    }
+    assertThat(valid).isGreaterThanOrEqualTo(n * 15 / 100);
+    assertThat(invalid).isGreaterThanOrEqualTo(n * 30 / 100);
+    assertThat(truncated).isGreaterThanOrEqualTo(n * 3 / 100);
+    assertThat(longOnes).isGreaterThanOrEqualTo(n * 20 / 100);
+  }
+
+  @ParameterizedTest(name = "seed {0}")
+  @MethodSource("dev.wsjava.protocol.Seeds#seeds")
+  void agreesWithTheJdkOnValidText(long seed) {
+    SplittableRandom r = new SplittableRandom(seed);
+    for (int i = 0; i < 5; i++) {
+      byte[] a = text(r, true);
+      assertThat(jdkMalformedStart(a)).isEqualTo(-1);
+      checkAgainstJdk(a);
+    }
+  }
+
+  @ParameterizedTest(name = "seed {0}")
+  @MethodSource("dev.wsjava.protocol.Seeds#seeds")
+  void givesTheSameAnswerWhenFedInRandomPieces(long seed) {
+    SplittableRandom rnd = new SplittableRandom(seed);
+    for (int round = 0; round < 5; round++) {
+      byte[] a = adversarial(rnd);
+      boolean direct = rnd.nextBoolean();
+      Utf8Validator whole = new Utf8Validator();
+      int expected = whole.validate(a, 0, a.length);
+
+      int[] points =
+          rnd.ints(rnd.nextInt(9), 0, a.length + 1).sorted().distinct().toArray();
+      ByteBuffer buf = direct ? ByteBuffer.allocateDirect(a.length) : ByteBuffer.allocate(a.length);
+      buf.put(0, a);
+      Utf8Validator pieces = new Utf8Validator();
+      int reported = -1;
+      int from = 0;
+      for (int k = 0; k <= points.length; k++) {
+        int to = k < points.length ? points[k] : a.length;
+        int r = pieces.validate(buf.limit(to).position(from));
+        if (reported < 0 && r >= 0) {
+          reported = r;
+        }
+        from = to;
+      }
+
+      assertThat(reported).isEqualTo(expected);
+      assertThat(pieces.isComplete()).isEqualTo(whole.isComplete());
+      assertThat(pieces.hasFailed()).isEqualTo(whole.hasFailed());
+    }
   }
 
   // ---------------------------------------------------------------- generators
@@ -374,75 +394,66 @@ class Utf8ValidatorTest {
     return encode(cp, shortestLength(cp));
   }
 
-  private static Arbitrary<byte[]> asciiRuns() {
-    return Arbitraries.bytes().between((byte) 0, (byte) 0x7F).array(byte[].class).ofMaxSize(80);
-  }
+  private static final int[] BOUNDARY_CODE_POINTS = {
+    0x00, 0x7F, 0x80, 0x7FF, 0x800, 0xD7FF, 0xE000, 0xFFFD, 0xFFFF, 0x10000, 0x10FFFF
+  };
 
-  private static Arbitrary<Integer> validCodePoints() {
-    return Arbitraries.oneOf(
-        Arbitraries.integers().between(0x80, 0x7FF),
-        Arbitraries.integers().between(0x800, 0xD7FF),
-        Arbitraries.integers().between(0xE000, 0xFFFF),
-        Arbitraries.integers().between(0x10000, 0x10FFFF));
-  }
-
-  private static Arbitrary<Integer> boundaryCodePoints() {
-    return Arbitraries.of(
-        0x00, 0x7F, 0x80, 0x7FF, 0x800, 0xD7FF, 0xE000, 0xFFFD, 0xFFFF, 0x10000, 0x10FFFF);
-  }
-
-  private static Arbitrary<byte[]> pieces(boolean validOnly) {
-    Arbitrary<byte[]> ascii = asciiRuns();
-    Arbitrary<byte[]> valid = validCodePoints().map(Utf8ValidatorTest::encode);
-    Arbitrary<byte[]> boundary = boundaryCodePoints().map(Utf8ValidatorTest::encode);
-    if (validOnly) {
-      return Arbitraries.frequencyOf(
-          List.of(Tuple.of(2, ascii), Tuple.of(4, valid), Tuple.of(2, boundary)));
+  private static byte[] asciiRun(SplittableRandom r) {
+    byte[] a = new byte[r.nextInt(81)];
+    for (int i = 0; i < a.length; i++) {
+      a[i] = (byte) r.nextInt(0x80);
     }
-    Arbitrary<byte[]> surrogate =
-        Arbitraries.oneOf(
-                Arbitraries.of(0xD800, 0xDBFF, 0xDC00, 0xDFFF),
-                Arbitraries.integers().between(0xD800, 0xDFFF))
-            .map(Utf8ValidatorTest::encode);
-    Arbitrary<byte[]> tooHigh =
-        Arbitraries.integers().between(0x110000, 0x1FFFFF).map(cp -> encode(cp, 4));
-    Arbitrary<byte[]> overlong =
-        Combinators.combine(
-                Arbitraries.oneOf(boundaryCodePoints(), Arbitraries.integers().between(0, 0xFFFF)),
-                Arbitraries.integers().between(1, 3))
-            .as((cp, extra) -> encode(cp, Math.min(4, shortestLength(cp) + extra)));
-    Arbitrary<byte[]> anyByte = Arbitraries.bytes().map(b -> new byte[] {b});
-    return Arbitraries.frequencyOf(
-        List.of(
-            Tuple.of(3, ascii),
-            Tuple.of(4, valid),
-            Tuple.of(3, boundary),
-            Tuple.of(1, surrogate),
-            Tuple.of(1, tooHigh),
-            Tuple.of(1, overlong),
-            Tuple.of(1, anyByte)));
+    return a;
   }
 
-  private static byte[] concat(List<byte[]> parts) {
+  private static int validCodePoint(SplittableRandom r) {
+    return switch (r.nextInt(4)) {
+      case 0 -> r.nextInt(0x80, 0x800);
+      case 1 -> r.nextInt(0x800, 0xD800);
+      case 2 -> r.nextInt(0xE000, 0x10000);
+      default -> r.nextInt(0x10000, 0x110000);
+    };
+  }
+
+  private static int boundaryCodePoint(SplittableRandom r) {
+    return BOUNDARY_CODE_POINTS[r.nextInt(BOUNDARY_CODE_POINTS.length)];
+  }
+
+  /** One piece: weights as ascii 3, valid 4, boundary 3, and (unless validOnly) 1 each of bad. */
+  private static byte[] piece(SplittableRandom r, boolean validOnly) {
+    int pick = r.nextInt(validOnly ? 8 : 14);
+    if (validOnly) {
+      return pick < 2 ? asciiRun(r) : pick < 6 ? encode(validCodePoint(r)) : encode(boundaryCodePoint(r));
+    }
+    if (pick < 3) {
+      return asciiRun(r);
+    } else if (pick < 7) {
+      return encode(validCodePoint(r));
+    } else if (pick < 10) {
+      return encode(boundaryCodePoint(r));
+    } else if (pick == 10) { // a surrogate, often at its edges
+      int[] edges = {0xD800, 0xDBFF, 0xDC00, 0xDFFF};
+      return encode(r.nextBoolean() ? edges[r.nextInt(4)] : r.nextInt(0xD800, 0xE000));
+    } else if (pick == 11) { // beyond U+10FFFF
+      return encode(r.nextInt(0x110000, 0x200000), 4);
+    } else if (pick == 12) { // overlong
+      int cp = r.nextBoolean() ? boundaryCodePoint(r) : r.nextInt(0x10000);
+      return encode(cp, Math.min(4, shortestLength(cp) + 1 + r.nextInt(3)));
+    }
+    return new byte[] {(byte) r.nextInt(256)};
+  }
+
+  private static byte[] text(SplittableRandom r, boolean validOnly) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    parts.forEach(out::writeBytes);
+    for (int n = r.nextInt(validOnly ? 11 : 9); n > 0; n--) {
+      out.writeBytes(piece(r, validOnly));
+    }
     return out.toByteArray();
   }
 
-  @Provide
-  Arbitrary<byte[]> validText() {
-    return pieces(true).list().ofMaxSize(10).map(Utf8ValidatorTest::concat);
-  }
-
   /** Encoded code points, good and bad, then maybe one byte replaced, dropped, inserted or cut. */
-  @Provide
-  Arbitrary<byte[]> adversarial() {
-    return Combinators.combine(
-            pieces(false).list().ofMaxSize(8).map(Utf8ValidatorTest::concat),
-            Arbitraries.integers().between(0, 5),
-            Arbitraries.integers().between(0, 10_000),
-            Arbitraries.bytes())
-        .as(Utf8ValidatorTest::mutate);
+  private static byte[] adversarial(SplittableRandom r) {
+    return mutate(text(r, false), r.nextInt(6), r.nextInt(10_001), (byte) r.nextInt(256));
   }
 
   private static byte[] mutate(byte[] a, int how, int where, byte value) {
