@@ -1,0 +1,516 @@
+package dev.wsjava.transport;
+
+import dev.wsjava.extension.Extension;
+import dev.wsjava.protocol.CloseCode;
+import dev.wsjava.protocol.Opcode;
+import dev.wsjava.protocol.ProtocolException;
+import dev.wsjava.session.Session;
+import dev.wsjava.session.SessionListener;
+import java.net.SocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * One open WebSocket connection on some transport: the part both transports share. It owns the
+ * {@link Session} and guards it with one lock, so sends are safe from any thread while the I/O
+ * thread feeds received bytes. A send encodes its frame at once, under the lock, into the session's
+ * outbound queue and returns a future completed when the transport has written those bytes.
+ *
+ * <p>Backpressure: a send that would take the queue past {@link ConnectionConfig#maxQueuedBytes()}
+ * fails fast with {@link QueueFullException}, and {@link ConnectionHandler#onWritable} reports when
+ * the queue has drained to half of that. A blocking caller can simply wait on each send's future.
+ *
+ * <p>Subclasses (the transports) move bytes: they call {@link #receive}, {@link #receiveEnd}, and
+ * {@link #gatherOutbound}/{@link #written} from their I/O thread, and implement {@link
+ * #requestFlush()} and {@link #closeSocket()}.
+ */
+public abstract class Connection {
+  /** Guards the session, the pending futures and the state below. */
+  protected final ReentrantLock lock = new ReentrantLock();
+
+  private final Session session;
+  private final ConnectionHandler handler;
+  private final ConnectionConfig config;
+  private final String subprotocol;
+  private final List<String> extensionNames;
+  private final ArrayDeque<Pending> pending = new ArrayDeque<>();
+  private final CompletableFuture<Void> closed = new CompletableFuture<>();
+  private final Events events = new Events();
+  private long writtenTotal;
+  private boolean overHighWater;
+  private boolean closeReported;
+  private boolean opened;
+  private volatile long lastReceiveNanos = System.nanoTime();
+
+  private record Pending(long target, CompletableFuture<Void> future) {}
+
+  /**
+   * Creates the connection around a session whose handshake completed.
+   *
+   * @param session the protocol session
+   * @param handler where events go
+   * @param config queue bounds and timeouts
+   * @param subprotocol the negotiated subprotocol, or null
+   * @param extensions the negotiated extensions, as the session runs them
+   */
+  protected Connection(
+      Session session,
+      ConnectionHandler handler,
+      ConnectionConfig config,
+      String subprotocol,
+      List<Extension> extensions) {
+    this.session = session;
+    this.handler = handler;
+    this.config = config;
+    this.subprotocol = subprotocol;
+    this.extensionNames = extensions.stream().map(Extension::name).toList();
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // What the API layer calls (any thread)
+
+  /**
+   * Sends a whole text message.
+   *
+   * @param text the message
+   * @return completed when the frame is written; failed with {@link QueueFullException} or {@link
+   *     ConnectionClosedException}
+   * @throws IllegalStateException after {@link #close} was called
+   */
+  public CompletableFuture<Void> sendText(CharSequence text) {
+    ByteBuffer utf8 = StandardCharsets.UTF_8.encode(java.nio.CharBuffer.wrap(text));
+    return send(utf8.remaining(), () -> session.sendMessage(Opcode.TEXT, utf8));
+  }
+
+  /**
+   * Sends a whole message.
+   *
+   * @param type {@link Opcode#TEXT} (valid UTF-8) or {@link Opcode#BINARY}
+   * @param payload the message, position to limit; consumed at once (the caller may reuse it)
+   * @return completed when the frame is written
+   * @throws IllegalStateException after {@link #close} was called, or while a fragmented message
+   *     is being sent
+   */
+  public CompletableFuture<Void> sendMessage(Opcode type, ByteBuffer payload) {
+    return send(payload.remaining(), () -> session.sendMessage(type, payload));
+  }
+
+  /**
+   * Sends one fragment of a message.
+   *
+   * @param type the message type, {@link Opcode#TEXT} or {@link Opcode#BINARY}
+   * @param payload the fragment; consumed at once
+   * @param last whether it ends the message
+   * @return completed when the frame is written
+   */
+  public CompletableFuture<Void> sendFragment(Opcode type, ByteBuffer payload, boolean last) {
+    return send(payload.remaining(), () -> session.sendFragment(type, payload, last));
+  }
+
+  /**
+   * Sends a ping.
+   *
+   * @param payload at most 125 bytes
+   * @return completed when the frame is written
+   */
+  public CompletableFuture<Void> sendPing(ByteBuffer payload) {
+    return send(payload.remaining(), () -> session.sendPing(payload));
+  }
+
+  /**
+   * Sends an unsolicited pong.
+   *
+   * @param payload at most 125 bytes
+   * @return completed when the frame is written
+   */
+  public CompletableFuture<Void> sendPong(ByteBuffer payload) {
+    return send(payload.remaining(), () -> session.sendPong(payload));
+  }
+
+  /**
+   * Starts the closing handshake; the socket closes when the peer answers, or after the close
+   * timeout. Calling it again does nothing.
+   *
+   * @param code a sendable close code
+   * @param reason a reason, possibly empty
+   * @return the future of {@link #closed()}
+   * @throws IllegalArgumentException when the code may not be sent
+   */
+  public CompletableFuture<Void> close(int code, String reason) {
+    boolean started;
+    lock.lock();
+    try {
+      started = session.state() == Session.State.OPEN;
+      session.close(code, reason);
+    } finally {
+      lock.unlock();
+    }
+    if (started) {
+      requestFlush();
+      scheduleCloseTimeout(config.closeTimeout());
+    }
+    return closed;
+  }
+
+  /** Closes the socket at once, without a closing handshake. */
+  public void abort() {
+    closeSocket();
+  }
+
+  /**
+   * Returns a future completed when the socket is closed.
+   *
+   * @return the close future
+   */
+  public CompletableFuture<Void> closed() {
+    return closed;
+  }
+
+  /**
+   * Returns the bytes queued and not yet written.
+   *
+   * @return the outbound queue's size
+   */
+  public long queuedBytes() {
+    lock.lock();
+    try {
+      return session.outboundBytes();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Returns whether messages may still be sent (no close sent or received).
+   *
+   * @return true while open
+   */
+  public boolean isOpen() {
+    lock.lock();
+    try {
+      return session.state() == Session.State.OPEN;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Returns the negotiated subprotocol.
+   *
+   * @return the subprotocol, or null
+   */
+  public String subprotocol() {
+    return subprotocol;
+  }
+
+  /**
+   * Returns the names of the negotiated extensions.
+   *
+   * @return for example {@code [permessage-deflate]}
+   */
+  public List<String> extensions() {
+    return extensionNames;
+  }
+
+  /**
+   * Returns the peer's address.
+   *
+   * @return the remote socket address
+   */
+  public abstract SocketAddress remoteAddress();
+
+  /**
+   * Returns this end's address.
+   *
+   * @return the local socket address
+   */
+  public abstract SocketAddress localAddress();
+
+  private CompletableFuture<Void> send(long size, Runnable encode) {
+    CompletableFuture<Void> future = new CompletableFuture<>();
+    lock.lock();
+    try {
+      Session.State state = session.state();
+      if (state == Session.State.CLOSED) {
+        return CompletableFuture.failedFuture(
+            new ConnectionClosedException(session.closeCode(), session.closeReason()));
+      }
+      long queued = session.outboundBytes();
+      if (queued > 0 && queued + size > config.maxQueuedBytes()) {
+        overHighWater = true;
+        return CompletableFuture.failedFuture(
+            new QueueFullException(queued, size, config.maxQueuedBytes()));
+      }
+      encode.run(); // throws IllegalStateException / IllegalArgumentException for misuse
+      pending.addLast(new Pending(session.outboundTotal(), future));
+    } finally {
+      lock.unlock();
+    }
+    requestFlush();
+    return future;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // What transports call (the I/O thread)
+
+  /**
+   * Reports that the connection is open; call once, after the handshake, before any receive.
+   */
+  protected final void open() {
+    opened = true;
+    handler.onOpen(this);
+  }
+
+  /**
+   * Feeds received bytes to the session; events go to the handler on this thread.
+   *
+   * @param in the bytes, position to limit; all consumed
+   */
+  protected final void receive(ByteBuffer in) {
+    lastReceiveNanos = System.nanoTime();
+    lock.lock();
+    try {
+      session.receive(in, events);
+    } finally {
+      lock.unlock();
+    }
+    afterEvents();
+  }
+
+  /** Reports that the peer closed its side of the TCP connection (end of stream). */
+  protected final void receiveEnd() {
+    lock.lock();
+    try {
+      session.receiveEnd(events);
+    } finally {
+      lock.unlock();
+    }
+    afterEvents();
+    closeSocket();
+  }
+
+  /**
+   * Reports an I/O failure or timeout: the connection is reported closed with 1006 and the
+   * socket is closed.
+   *
+   * @param error what happened
+   */
+  protected final void fail(Throwable error) {
+    handler.onError(this, error);
+    lock.lock();
+    try {
+      session.receiveEnd(events);
+    } finally {
+      lock.unlock();
+    }
+    afterEvents();
+    closeSocket();
+  }
+
+  /**
+   * Fails the connection because the peer went quiet: sends a close with {@code code} if it still
+   * can, then closes the socket after the close timeout.
+   *
+   * @param code the close code, for example 1001 for idle or 1011 for a missing pong
+   * @param reason why
+   */
+  protected final void closeForTimeout(int code, String reason) {
+    handler.onError(this, new java.util.concurrent.TimeoutException(reason));
+    close(code, reason);
+  }
+
+  /**
+   * Returns when bytes were last received, for idle and keepalive checks.
+   *
+   * @return a {@link System#nanoTime()} value
+   */
+  protected final long lastReceiveNanos() {
+    return lastReceiveNanos;
+  }
+
+  /**
+   * Returns the configuration.
+   *
+   * @return the connection config
+   */
+  protected final ConnectionConfig config() {
+    return config;
+  }
+
+  /**
+   * Returns whether the session has finished (both close frames passed, or it failed) and the
+   * socket should close once the queue is written.
+   *
+   * @return true when the session is closed
+   */
+  protected final boolean sessionClosed() {
+    lock.lock();
+    try {
+      return session.state() == Session.State.CLOSED;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Puts queued buffers into {@code dst} for a gathering write. Call with {@link #lock} held and
+   * keep it while advancing the buffers' positions; then call {@link #written}.
+   *
+   * @param dst where to put them
+   * @return how many were put
+   */
+  protected final int gatherOutbound(ByteBuffer[] dst) {
+    return session.gatherOutbound(dst, 0);
+  }
+
+  /**
+   * Reports bytes written; completes the futures of sends now fully written. Call with {@link
+   * #lock} held; the futures complete after the caller releases it.
+   *
+   * @param bytes bytes written by the last write
+   */
+  protected final void written(long bytes) {
+    session.written(bytes);
+    writtenTotal += bytes;
+  }
+
+  /**
+   * Completes the futures of sends that are fully written and reports {@link
+   * ConnectionHandler#onWritable}; call without the lock, after {@link #written}.
+   */
+  protected final void completeWritten() {
+    List<CompletableFuture<Void>> done = null;
+    boolean writable = false;
+    lock.lock();
+    try {
+      while (!pending.isEmpty() && pending.peekFirst().target() <= writtenTotal) {
+        if (done == null) {
+          done = new ArrayList<>();
+        }
+        done.add(pending.pollFirst().future());
+      }
+      if (overHighWater && session.outboundBytes() <= config.maxQueuedBytes() / 2) {
+        overHighWater = false;
+        writable = true;
+      }
+      if (!session.hasOutbound()) {
+        session.trim();
+      }
+    } finally {
+      lock.unlock();
+    }
+    if (done != null) {
+      for (CompletableFuture<Void> f : done) {
+        f.complete(null);
+      }
+    }
+    if (writable) {
+      handler.onWritable(this);
+    }
+  }
+
+  /**
+   * Returns whether bytes wait to be written. Call with {@link #lock} held.
+   *
+   * @return true while the queue is not empty
+   */
+  protected final boolean hasOutbound() {
+    return session.hasOutbound();
+  }
+
+  /**
+   * Marks the socket closed: fails sends still pending, reports {@link ConnectionHandler#onClose}
+   * if the session did not, and completes {@link #closed()}. Transports call this once from
+   * {@link #closeSocket()} after closing the channel.
+   */
+  protected final void socketClosed() {
+    List<CompletableFuture<Void>> failed = new ArrayList<>();
+    boolean report;
+    int code;
+    String reason;
+    lock.lock();
+    try {
+      if (session.state() != Session.State.CLOSED) {
+        session.receiveEnd(events);
+      }
+      pending.forEach(p -> failed.add(p.future()));
+      pending.clear();
+      report = opened && !closeReported;
+      closeReported = true;
+      code = session.closeCode();
+      reason = session.closeReason();
+    } finally {
+      lock.unlock();
+    }
+    ConnectionClosedException cause = new ConnectionClosedException(code, reason);
+    failed.forEach(f -> f.completeExceptionally(cause));
+    if (report) {
+      handler.onClose(this, code, reason);
+    }
+    closed.complete(null);
+  }
+
+  /** Asks the transport to write the queue soon (from any thread). */
+  protected abstract void requestFlush();
+
+  /** Closes the socket (idempotent) and then calls {@link #socketClosed()}. */
+  protected abstract void closeSocket();
+
+  /**
+   * Schedules a check that closes the socket if it is still open after {@code timeout}.
+   *
+   * @param timeout the close timeout
+   */
+  protected abstract void scheduleCloseTimeout(java.time.Duration timeout);
+
+  private void afterEvents() {
+    // onClose is reported when the session closes, not only when the socket does.
+    int code = 0;
+    String reason = null;
+    lock.lock();
+    try {
+      if (session.state() == Session.State.CLOSED && !closeReported && opened) {
+        closeReported = true;
+        code = session.closeCode();
+        reason = session.closeReason();
+      }
+    } finally {
+      lock.unlock();
+    }
+    if (reason != null) {
+      handler.onClose(this, code, reason);
+    }
+    requestFlush();
+  }
+
+  /** Adapts session events to the handler; runs on the I/O thread with the lock held. */
+  private final class Events implements SessionListener {
+    @Override
+    public void onMessage(Opcode type, ByteBuffer payload) {
+      handler.onMessage(Connection.this, type, payload);
+    }
+
+    @Override
+    public void onPing(ByteBuffer payload) {
+      handler.onPing(Connection.this, payload);
+    }
+
+    @Override
+    public void onPong(ByteBuffer payload) {
+      handler.onPong(Connection.this, payload);
+    }
+
+    @Override
+    public void onFailure(ProtocolException cause) {
+      handler.onError(Connection.this, cause);
+    }
+  }
+
+  /** The close code a server uses when it shuts down. */
+  static final int SHUTDOWN_CODE = CloseCode.GOING_AWAY;
+}

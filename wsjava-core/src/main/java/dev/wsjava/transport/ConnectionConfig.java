@@ -1,0 +1,90 @@
+package dev.wsjava.transport;
+
+import dev.wsjava.session.SessionConfig;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * How a transport runs a connection: the session's rules plus queue bounds and timeouts.
+ * Immutable.
+ *
+ * @param session limits, auto-pong and message delivery of the protocol session
+ * @param maxQueuedBytes most bytes waiting to be written before sends fail fast
+ * @param handshakeTimeout longest time from TCP accept or connect to a completed handshake
+ * @param idleTimeout longest time without any byte received before the connection is closed
+ *     (1001); {@link Duration#ZERO} for none
+ * @param pingInterval how often to ping an otherwise quiet peer, and how long to wait for its pong
+ *     before failing the connection as dead; {@link Duration#ZERO} for none
+ * @param closeTimeout longest wait for the peer's close frame or TCP close after this end closed
+ * @param readBufferSize bytes read from the socket at once
+ */
+public record ConnectionConfig(
+    SessionConfig session,
+    long maxQueuedBytes,
+    Duration handshakeTimeout,
+    Duration idleTimeout,
+    Duration pingInterval,
+    Duration closeTimeout,
+    int readBufferSize) {
+
+  /** 16 MiB: one maximal message may always be queued, and no slow reader can grow more. */
+  public static final long DEFAULT_MAX_QUEUED_BYTES = 16L << 20;
+  /** 10 s: generous for a TLS handshake over a slow link, short for a slowloris. */
+  public static final Duration DEFAULT_HANDSHAKE_TIMEOUT = Duration.ofSeconds(10);
+  /** None by default: long-lived quiet connections are normal for WebSocket; pings detect death. */
+  public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ZERO;
+  /** None by default; servers behind proxies usually want 30 s. */
+  public static final Duration DEFAULT_PING_INTERVAL = Duration.ZERO;
+  /** 5 s: a live peer answers a close at once; a dead one must not hold the socket. */
+  public static final Duration DEFAULT_CLOSE_TIMEOUT = Duration.ofSeconds(5);
+  /** 64 KiB: large reads save system calls; borrowed only while data flows. */
+  public static final int DEFAULT_READ_BUFFER_SIZE = 64 * 1024;
+
+  /** The defaults above. */
+  public static final ConnectionConfig DEFAULTS =
+      new ConnectionConfig(
+          SessionConfig.DEFAULTS,
+          DEFAULT_MAX_QUEUED_BYTES,
+          DEFAULT_HANDSHAKE_TIMEOUT,
+          DEFAULT_IDLE_TIMEOUT,
+          DEFAULT_PING_INTERVAL,
+          DEFAULT_CLOSE_TIMEOUT,
+          DEFAULT_READ_BUFFER_SIZE);
+
+  /**
+   * Checks the configuration.
+   *
+   * @param session the session rules, not null
+   * @param maxQueuedBytes at least 1
+   * @param handshakeTimeout positive
+   * @param idleTimeout zero or positive
+   * @param pingInterval zero or positive
+   * @param closeTimeout positive
+   * @param readBufferSize at least 1024
+   */
+  public ConnectionConfig {
+    Objects.requireNonNull(session, "session");
+    if (maxQueuedBytes < 1) {
+      throw new IllegalArgumentException("maxQueuedBytes must be positive: " + maxQueuedBytes);
+    }
+    positive("handshakeTimeout", handshakeTimeout);
+    notNegative("idleTimeout", idleTimeout);
+    notNegative("pingInterval", pingInterval);
+    positive("closeTimeout", closeTimeout);
+    if (readBufferSize < 1024) {
+      throw new IllegalArgumentException("readBufferSize must be at least 1024: " + readBufferSize);
+    }
+  }
+
+  private static void positive(String name, Duration d) {
+    if (d == null || d.isNegative() || d.isZero()) {
+      throw new IllegalArgumentException(name + " must be positive: " + d);
+    }
+  }
+
+  private static void notNegative(String name, Duration d) {
+    if (d == null || d.isNegative()) {
+      throw new IllegalArgumentException(name + " must not be negative: " + d);
+    }
+  }
+}

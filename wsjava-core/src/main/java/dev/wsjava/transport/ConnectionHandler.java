@@ -1,0 +1,69 @@
+package dev.wsjava.transport;
+
+import dev.wsjava.protocol.Opcode;
+import java.nio.ByteBuffer;
+
+/**
+ * What a {@link Connection} reports to its owner (the API layer). Called on the connection's I/O
+ * thread, one event at a time; buffers are valid only during the call.
+ */
+public interface ConnectionHandler {
+
+  /**
+   * The connection is open: the handshake is done and data may flow.
+   *
+   * @param c the connection
+   */
+  void onOpen(Connection c);
+
+  /**
+   * A whole data message arrived.
+   *
+   * @param c the connection
+   * @param type {@link Opcode#TEXT} (valid UTF-8) or {@link Opcode#BINARY}
+   * @param payload the message
+   */
+  void onMessage(Connection c, Opcode type, ByteBuffer payload);
+
+  /**
+   * A ping arrived (the pong is already queued).
+   *
+   * @param c the connection
+   * @param payload the application data
+   */
+  void onPing(Connection c, ByteBuffer payload);
+
+  /**
+   * A pong arrived.
+   *
+   * @param c the connection
+   * @param payload the application data
+   */
+  void onPong(Connection c, ByteBuffer payload);
+
+  /**
+   * Something went wrong: the peer broke the protocol (a {@code ProtocolException}), an I/O error,
+   * or a timeout. {@link #onClose} follows.
+   *
+   * @param c the connection
+   * @param error what went wrong
+   */
+  void onError(Connection c, Throwable error);
+
+  /**
+   * The connection is closed, exactly once: with the peer's code after a close handshake, the code
+   * this end failed with, or 1006 when it ended without a close frame.
+   *
+   * @param c the connection
+   * @param code the close code
+   * @param reason the close reason, possibly empty
+   */
+  void onClose(Connection c, int code, String reason);
+
+  /**
+   * The outbound queue, which had passed its high-water mark, drained below half of it.
+   *
+   * @param c the connection
+   */
+  void onWritable(Connection c);
+}
