@@ -1,0 +1,357 @@
+package dev.wsjava.transport.nio;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.SelectableChannel;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.PriorityQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
+
+/**
+ * One thread, one {@link Selector}: it runs the I/O of the channels registered with it, the tasks
+ * other threads hand it, and its timers, in that order each turn.
+ *
+ * <p>Tasks from other threads go into a lock-free queue; the selector is woken only when no wake-up
+ * is already pending, so a burst of tasks costs one wake-up. Timers live in a priority queue read
+ * each turn against {@link System#nanoTime()}; the select blocks no longer than the nearest one.
+ * An exception thrown by a task, a timer or a channel's handler is logged and does not stop the
+ * loop.
+ *
+ * <p>Thread-safety: {@link #execute}, {@link #schedule} and {@link #close} may be called from any
+ * thread; {@link #register} and the buffer pool only on the loop's thread.
+ */
+final class EventLoop implements Executor, AutoCloseable {
+  private static final System.Logger LOG = System.getLogger(EventLoop.class.getName());
+  /** Tasks run per turn at most, so a flood of tasks cannot starve I/O. */
+  private static final int MAX_TASKS_PER_TURN = 4096;
+  /** Buffers one gathering write takes at most. */
+  static final int GATHER = 64;
+
+  private final Selector selector;
+  private final Thread thread;
+  private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
+  private final AtomicBoolean wakeupPending = new AtomicBoolean();
+  private final PriorityQueue<Timer> timers = new PriorityQueue<>();
+  private final BufferPool pool = new BufferPool();
+  private final ByteBuffer[] gather = new ByteBuffer[GATHER];
+  private final CompletableFuture<Void> terminated = new CompletableFuture<>();
+  private long timerSeq;
+  private int cancelledSeen;
+  private volatile boolean stopping;
+
+  /**
+   * Opens the selector and starts the thread.
+   *
+   * @param name the thread's name
+   * @throws UncheckedIOException when no selector can be opened
+   */
+  EventLoop(String name) {
+    try {
+      this.selector = Selector.open();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot open a selector", e);
+    }
+    this.thread = new Thread(this::run, name);
+    thread.setDaemon(true);
+    thread.start();
+  }
+
+  /**
+   * Returns whether the caller runs on this loop's thread.
+   *
+   * @return true on the loop thread
+   */
+  boolean inEventLoop() {
+    return Thread.currentThread() == thread;
+  }
+
+  /**
+   * Runs {@code task} on the loop thread soon, after the current turn's I/O.
+   *
+   * @param task the task
+   * @throws RejectedExecutionException when the loop has stopped
+   */
+  @Override
+  public void execute(Runnable task) {
+    if (stopping) {
+      throw new RejectedExecutionException("the event loop " + thread.getName() + " has stopped");
+    }
+    tasks.add(task);
+    if (!inEventLoop() && wakeupPending.compareAndSet(false, true)) {
+      selector.wakeup();
+    }
+  }
+
+  /**
+   * Computes a value on the loop thread.
+   *
+   * @param <T> the value's type
+   * @param body what to compute
+   * @return completed with the value on the loop thread
+   */
+  <T> CompletableFuture<T> call(Supplier<T> body) {
+    CompletableFuture<T> f = new CompletableFuture<>();
+    execute(
+        () -> {
+          try {
+            f.complete(body.get());
+          } catch (RuntimeException e) {
+            f.completeExceptionally(e);
+          }
+        });
+    return f;
+  }
+
+  /**
+   * Runs {@code task} on the loop thread after {@code delay}.
+   *
+   * @param delay how long from now
+   * @param task the task
+   * @return the timer, to cancel it
+   */
+  Timer schedule(Duration delay, Runnable task) {
+    long deadline = System.nanoTime() + delay.toNanos();
+    if (inEventLoop()) {
+      return add(deadline, task);
+    }
+    Timer t = new Timer(deadline, 0, task);
+    // Off the loop: a placeholder whose cancel() the real timer honours.
+    execute(
+        () -> {
+          if (!t.isCancelled()) {
+            add(t.deadline, t::run);
+          }
+        });
+    return t;
+  }
+
+  /**
+   * Runs {@code task} at a {@link System#nanoTime()} deadline; loop thread only.
+   *
+   * @param deadline when
+   * @param task the task
+   * @return the timer
+   */
+  Timer scheduleAt(long deadline, Runnable task) {
+    assert inEventLoop();
+    return add(deadline, task);
+  }
+
+  private Timer add(long deadline, Runnable task) {
+    Timer t = new Timer(deadline, timerSeq++, task);
+    timers.add(t);
+    return t;
+  }
+
+  /**
+   * Registers a channel with this loop's selector; loop thread only.
+   *
+   * @param channel a non-blocking channel
+   * @param ops the interest set
+   * @param handler called when it is ready
+   * @return the key
+   * @throws ClosedChannelException when the channel is closed
+   */
+  SelectionKey register(SelectableChannel channel, int ops, Selectable handler)
+      throws ClosedChannelException {
+    assert inEventLoop();
+    return channel.register(selector, ops, handler);
+  }
+
+  /**
+   * Returns the loop's buffer pool; loop thread only.
+   *
+   * @return the pool
+   */
+  BufferPool pool() {
+    return pool;
+  }
+
+  /**
+   * Returns the loop's array for gathering writes; loop thread only. A writer clears what it put
+   * in before it runs any callback.
+   *
+   * @return an array of {@link #GATHER} slots
+   */
+  ByteBuffer[] gatherArray() {
+    return gather;
+  }
+
+  /**
+   * Returns whether {@link #close} was called.
+   *
+   * @return true once stopping
+   */
+  boolean isStopping() {
+    return stopping;
+  }
+
+  /**
+   * Returns a future completed when the loop's thread has finished.
+   *
+   * @return the termination future
+   */
+  CompletableFuture<Void> terminated() {
+    return terminated;
+  }
+
+  /**
+   * Stops the loop: channels still registered are aborted, the selector is closed. Returns at
+   * once; wait on {@link #terminated()} or use {@link #awaitTermination}.
+   */
+  @Override
+  public void close() {
+    if (!stopping) {
+      stopping = true;
+      selector.wakeup();
+    }
+  }
+
+  /**
+   * Waits for the thread to finish.
+   *
+   * @param timeout the longest wait
+   * @return whether it finished
+   * @throws InterruptedException when interrupted while waiting
+   */
+  boolean awaitTermination(Duration timeout) throws InterruptedException {
+    if (inEventLoop()) {
+      return false;
+    }
+    return thread.join(timeout);
+  }
+
+  private void run() {
+    try {
+      while (!stopping) {
+        turn();
+      }
+    } catch (Throwable t) {
+      LOG.log(System.Logger.Level.ERROR, "event loop " + thread.getName() + " failed", t);
+    } finally {
+      stopping = true;
+      shutdownChannels();
+      terminated.complete(null);
+    }
+  }
+
+  private void turn() throws IOException {
+    long timeoutMillis = selectTimeoutMillis();
+    wakeupPending.set(false);
+    if (!tasks.isEmpty() || timeoutMillis < 0) {
+      selector.selectNow(this::onSelected);
+    } else {
+      selector.select(this::onSelected, timeoutMillis); // 0 blocks until woken
+    }
+    runTimers();
+    runTasks();
+  }
+
+  /** Milliseconds to block: -1 when a timer is due, 0 for no timer, else rounded up. */
+  private long selectTimeoutMillis() {
+    Timer next = timers.peek();
+    if (next == null) {
+      return 0;
+    }
+    long wait = next.deadline - System.nanoTime();
+    if (wait <= 0) {
+      return -1;
+    }
+    return Math.max(1, TimeUnit.NANOSECONDS.toMillis(wait + 999_999));
+  }
+
+  private void onSelected(SelectionKey key) {
+    Object attachment = key.attachment();
+    try {
+      if (key.isValid()) {
+        ((Selectable) attachment).ready(key.readyOps());
+      }
+    } catch (Throwable t) {
+      LOG.log(System.Logger.Level.WARNING, "channel handler failed", t);
+      abortQuietly(attachment);
+    }
+  }
+
+  private void runTimers() {
+    long now = System.nanoTime();
+    Timer t;
+    while ((t = timers.peek()) != null && t.deadline - now <= 0) {
+      timers.poll();
+      try {
+        t.run();
+      } catch (Throwable e) {
+        LOG.log(System.Logger.Level.WARNING, "timer task failed", e);
+      }
+    }
+    // Cancelled timers wait for their deadline; purge them when they pile up.
+    if (++cancelledSeen >= 1024) {
+      cancelledSeen = 0;
+      if (timers.size() > 1024) {
+        timers.removeIf(Timer::isCancelled);
+      }
+    }
+  }
+
+  private void runTasks() {
+    for (int i = 0; i < MAX_TASKS_PER_TURN; i++) {
+      Runnable r = tasks.poll();
+      if (r == null) {
+        return;
+      }
+      try {
+        r.run();
+      } catch (Throwable e) {
+        LOG.log(System.Logger.Level.WARNING, "event loop task failed", e);
+      }
+    }
+  }
+
+  private void shutdownChannels() {
+    // Tasks queued before the stop still run (they may be closes); then every channel is aborted.
+    Runnable r;
+    while ((r = tasks.poll()) != null) {
+      try {
+        r.run();
+      } catch (Throwable e) {
+        LOG.log(System.Logger.Level.DEBUG, "task failed during shutdown", e);
+      }
+    }
+    List<Object> attachments = new ArrayList<>();
+    try {
+      for (SelectionKey k : selector.keys()) {
+        attachments.add(k.attachment());
+      }
+    } catch (RuntimeException e) {
+      LOG.log(System.Logger.Level.DEBUG, "cannot list channels during shutdown", e);
+    }
+    attachments.forEach(EventLoop::abortQuietly);
+    timers.clear();
+    try {
+      selector.close();
+    } catch (IOException e) {
+      LOG.log(System.Logger.Level.DEBUG, "cannot close selector", e);
+    }
+  }
+
+  private static void abortQuietly(Object attachment) {
+    if (attachment instanceof Selectable s) {
+      try {
+        s.forceClose();
+      } catch (Throwable e) {
+        LOG.log(System.Logger.Level.DEBUG, "abort failed", e);
+      }
+    }
+  }
+}

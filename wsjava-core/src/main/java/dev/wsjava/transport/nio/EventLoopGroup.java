@@ -1,0 +1,108 @@
+package dev.wsjava.transport.nio;
+
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A fixed set of {@link EventLoop event loops}: each connection is given to the next loop in turn
+ * and stays on it for life. One group may serve any number of servers and clients.
+ *
+ * <p>Thread-safe. {@link #close()} stops every loop (their connections are aborted) and waits a
+ * bounded time for the threads to end.
+ */
+public final class EventLoopGroup implements AutoCloseable {
+  /** How long {@link #close()} waits for the loop threads to end. */
+  public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(5);
+
+  private static final AtomicInteger GROUPS = new AtomicInteger();
+
+  private final EventLoop[] loops;
+  private final AtomicInteger next = new AtomicInteger();
+
+  /**
+   * Starts {@code threads} loops.
+   *
+   * @param threads how many loops, at least 1
+   * @throws IllegalArgumentException when {@code threads} is less than 1
+   */
+  public EventLoopGroup(int threads) {
+    if (threads < 1) {
+      throw new IllegalArgumentException("an event loop group needs at least 1 thread: " + threads);
+    }
+    int group = GROUPS.incrementAndGet();
+    loops = new EventLoop[threads];
+    for (int i = 0; i < threads; i++) {
+      loops[i] = new EventLoop("wsjava-nio-" + group + "-" + i);
+    }
+  }
+
+  /** Starts one loop per available processor. */
+  public EventLoopGroup() {
+    this(Runtime.getRuntime().availableProcessors());
+  }
+
+  /**
+   * Returns the number of loops.
+   *
+   * @return the thread count
+   */
+  public int size() {
+    return loops.length;
+  }
+
+  /** Returns the next loop, round-robin. */
+  EventLoop next() {
+    return loops[Math.floorMod(next.getAndIncrement(), loops.length)];
+  }
+
+  /** Returns loop {@code i}, for tests. */
+  EventLoop loop(int i) {
+    return loops[i];
+  }
+
+  /**
+   * Returns whether {@link #close} was called.
+   *
+   * @return true once closing
+   */
+  public boolean isClosed() {
+    return loops[0].isStopping();
+  }
+
+  /**
+   * Stops every loop and waits for the threads to end, at most {@code timeout} in all. Connections
+   * still open are aborted (no closing handshake); close them first for a graceful end.
+   *
+   * @param timeout the longest wait
+   * @return whether every thread ended in time
+   * @throws IllegalStateException when called from one of this group's loop threads
+   */
+  public boolean shutdown(Duration timeout) {
+    for (EventLoop l : loops) {
+      if (l.inEventLoop()) {
+        throw new IllegalStateException("an event loop group cannot be shut down from its own loop");
+      }
+    }
+    for (EventLoop l : loops) {
+      l.close();
+    }
+    long deadline = System.nanoTime() + timeout.toNanos();
+    boolean all = true;
+    for (EventLoop l : loops) {
+      long left = Math.max(0, deadline - System.nanoTime());
+      try {
+        all &= l.awaitTermination(Duration.ofNanos(left));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return false;
+      }
+    }
+    return all;
+  }
+
+  /** Stops every loop, waiting at most {@link #DEFAULT_SHUTDOWN_TIMEOUT}. */
+  @Override
+  public void close() {
+    shutdown(DEFAULT_SHUTDOWN_TIMEOUT);
+  }
+}

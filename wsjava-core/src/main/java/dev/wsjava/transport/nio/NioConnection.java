@@ -1,0 +1,500 @@
+package dev.wsjava.transport.nio;
+
+import dev.wsjava.extension.Extension;
+import dev.wsjava.protocol.CloseCode;
+import dev.wsjava.protocol.Role;
+import dev.wsjava.session.Session;
+import dev.wsjava.transport.Connection;
+import dev.wsjava.transport.ConnectionConfig;
+import dev.wsjava.transport.ConnectionHandler;
+import java.io.IOException;
+import java.net.SocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.SocketChannel;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+
+/**
+ * A WebSocket connection on an {@link EventLoop}: reads feed the session, the session's queue is
+ * written with gathering writes, timers watch the peer.
+ *
+ * <p>Reading: on readiness a read buffer is borrowed from the loop's pool, filled by large reads and
+ * handed whole to the session (which consumes every byte, keeping partial frames in its own small
+ * state), then given back: an idle connection holds no read buffer, and bytes after a frame in the
+ * same read are never lost. Writing: the queued frames go out in one {@code write(ByteBuffer[])};
+ * {@code OP_WRITE} is asked for only while the socket is full. A send from another thread asks for
+ * a flush task, queued at most once at a time; on the loop thread the flush runs at once, or right
+ * after the read or flush in progress.
+ *
+ * <p>Closing: once the session is closed and its queue written, a server closes TCP at once; a
+ * client waits up to the close timeout for the server to close first (RFC 6455 §7.1.1).
+ *
+ * <p>Thread-safety: the {@link Connection} methods are safe from any thread; everything else runs
+ * on the loop thread.
+ */
+final class NioConnection extends Connection implements Selectable {
+  /** Reads per readiness event at most, so one busy peer cannot starve the others. */
+  private static final int MAX_READS_PER_EVENT = 16;
+
+  private static final ByteBuffer EMPTY = ByteBuffer.allocate(0);
+
+  private final EventLoop loop;
+  private final SocketChannel channel;
+  private final SelectionKey key;
+  private final Io io;
+  private final Role role;
+  private final int readSize;
+  private final SocketAddress remote;
+  private final SocketAddress local;
+  private final Consumer<NioConnection> onSocketClosed;
+  private final AtomicBoolean flushScheduled = new AtomicBoolean();
+  private final Runnable flushTask = this::scheduledFlush;
+
+  // Loop-thread state.
+  private ByteBuffer preamble;
+  private boolean busy;
+  private boolean flushAgain;
+  private boolean closeRequested;
+  private boolean writeInterest;
+  private boolean closed;
+  private boolean sessionFinished;
+  private Timer closeTimer;
+  private Timer idleTimer;
+  private Timer pingTimer;
+  private boolean pingOutstanding;
+  private long pingSentAt;
+
+  /**
+   * Creates the connection after a completed handshake; call {@link #start} next, on the loop.
+   *
+   * @param loop the owning loop
+   * @param channel the socket
+   * @param key the socket's key with the loop's selector
+   * @param io plain or TLS stream over the socket
+   * @param role client or server
+   * @param config queue bounds and timeouts
+   * @param handler where events go
+   * @param subprotocol the negotiated subprotocol, or null
+   * @param extensions the negotiated extensions
+   * @param preamble bytes to write before any frame (the server's 101 response), or null
+   * @param onSocketClosed run once on the loop after the socket closed
+   */
+  NioConnection(
+      EventLoop loop,
+      SocketChannel channel,
+      SelectionKey key,
+      Io io,
+      Role role,
+      ConnectionConfig config,
+      ConnectionHandler handler,
+      String subprotocol,
+      List<Extension> extensions,
+      ByteBuffer preamble,
+      Consumer<NioConnection> onSocketClosed) {
+    super(new Session(role, config.session(), extensions), handler, config, subprotocol, extensions);
+    this.loop = loop;
+    this.channel = channel;
+    this.key = key;
+    this.io = io;
+    this.role = role;
+    this.readSize = Math.max(config.readBufferSize(), io.minReadBuffer());
+    this.remote = addressOf(channel, true);
+    this.local = addressOf(channel, false);
+    this.preamble = preamble;
+    this.onSocketClosed = onSocketClosed;
+  }
+
+  private static SocketAddress addressOf(SocketChannel channel, boolean remote) {
+    try {
+      return remote ? channel.getRemoteAddress() : channel.getLocalAddress();
+    } catch (IOException e) {
+      return null;
+    }
+  }
+
+  /**
+   * Takes over the socket's key, reports the connection open, feeds the bytes that arrived with
+   * the handshake and writes the preamble. Loop thread only.
+   *
+   * @param leftover bytes received after the handshake head, position to limit; consumed
+   * @param afterOpen run right after the handler's {@code onOpen}, before any message, or null
+   */
+  void start(ByteBuffer leftover, Runnable afterOpen) {
+    key.attach(this);
+    key.interestOps(SelectionKey.OP_READ);
+    armKeepalive();
+    open();
+    if (afterOpen != null) {
+      afterOpen.run();
+    }
+    if (closed) {
+      return;
+    }
+    if (leftover != null && leftover.hasRemaining() && !closeRequested) {
+      busy = true;
+      RuntimeException error = null;
+      try {
+        receive(leftover);
+      } catch (RuntimeException e) {
+        error = e;
+      } finally {
+        busy = false;
+      }
+      if (error != null) {
+        fail(error);
+        return;
+      }
+    }
+    if (closeRequested) {
+      closeNow();
+      return;
+    }
+    flush();
+    if (!closed && io.hasBufferedInput()) {
+      loop.execute(this::onReadable);
+    }
+  }
+
+  @Override
+  public SocketAddress remoteAddress() {
+    return remote;
+  }
+
+  @Override
+  public SocketAddress localAddress() {
+    return local;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Readiness
+
+  @Override
+  public void ready(int readyOps) {
+    if ((readyOps & SelectionKey.OP_WRITE) != 0) {
+      flush();
+    }
+    if (!closed && (readyOps & SelectionKey.OP_READ) != 0) {
+      onReadable();
+    }
+  }
+
+  @Override
+  public void forceClose() {
+    closeNow();
+  }
+
+  private void onReadable() {
+    if (closed || busy) {
+      return;
+    }
+    busy = true;
+    ByteBuffer buf = loop.pool().acquire(readSize);
+    boolean end = false;
+    Exception error = null;
+    try {
+      for (int i = 0; i < MAX_READS_PER_EVENT && !closeRequested; i++) {
+        buf.clear();
+        int n = io.read(buf);
+        if (n < 0) {
+          end = true;
+          break;
+        }
+        if (n == 0) {
+          break;
+        }
+        buf.flip();
+        receive(buf);
+        if (n < buf.capacity() - io.minReadBuffer() && !io.hasBufferedInput()) {
+          break; // a short read: the socket is drained, skip the read that would return 0
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      error = e;
+    } finally {
+      busy = false;
+      loop.pool().release(buf);
+    }
+    if (error != null) {
+      fail(error);
+    } else if (end) {
+      receiveEnd();
+    } else if (closeRequested) {
+      closeNow();
+    } else {
+      if (flushAgain) {
+        flush();
+      }
+      if (!closed && io.hasBufferedInput()) {
+        loop.execute(this::onReadable);
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Writing
+
+  @Override
+  protected void requestFlush() {
+    if (loop.inEventLoop()) {
+      flush();
+    } else if (flushScheduled.compareAndSet(false, true)) {
+      try {
+        loop.execute(flushTask);
+      } catch (RejectedExecutionException e) {
+        flushScheduled.set(false); // the loop stopped; it aborts its connections itself
+      }
+    }
+  }
+
+  private void scheduledFlush() {
+    flushScheduled.set(false);
+    flush();
+  }
+
+  private void flush() {
+    if (closed) {
+      return;
+    }
+    if (busy) {
+      flushAgain = true;
+      return;
+    }
+    busy = true;
+    IOException error = null;
+    try {
+      do {
+        flushAgain = false;
+        writeOut();
+      } while (flushAgain && !closeRequested);
+    } catch (IOException e) {
+      error = e;
+    } finally {
+      busy = false;
+    }
+    if (error != null) {
+      fail(error);
+    } else if (closeRequested) {
+      closeNow();
+    }
+  }
+
+  /** Writes until the queue is empty or the socket is full. */
+  private void writeOut() throws IOException {
+    if (io.hasPendingOutput() && !io.flush()) {
+      wantWrite(true);
+      return;
+    }
+    if (preamble != null) {
+      ByteBuffer[] one = {preamble};
+      io.write(one, 0, 1);
+      if (preamble.hasRemaining() || io.hasPendingOutput()) {
+        wantWrite(true);
+        return;
+      }
+      preamble = null;
+    }
+    ByteBuffer[] gather = loop.gatherArray();
+    while (true) {
+      long wrote = 0;
+      boolean more;
+      boolean full = false;
+      int n = 0;
+      lock.lock();
+      try {
+        n = gatherOutbound(gather);
+        if (n > 0) {
+          long total = 0;
+          for (int i = 0; i < n; i++) {
+            total += gather[i].remaining();
+          }
+          wrote = io.write(gather, 0, n);
+          if (wrote > 0) {
+            written(wrote);
+          }
+          full = wrote < total || io.hasPendingOutput();
+        }
+        more = hasOutbound();
+      } finally {
+        lock.unlock();
+        Arrays.fill(gather, 0, n, null);
+      }
+      if (wrote > 0) {
+        completeWritten(); // may run callbacks that send: they set flushAgain
+      }
+      if (!more) {
+        break;
+      }
+      if (full) {
+        wantWrite(true);
+        return;
+      }
+    }
+    if (io.hasPendingOutput()) {
+      wantWrite(true);
+      return;
+    }
+    wantWrite(false);
+    if (!sessionFinished && sessionClosed()) {
+      sessionFinished = true;
+      if (role == Role.SERVER) {
+        closeRequested = true; // the server closes TCP first (RFC 6455 §7.1.1)
+      } else {
+        armCloseTimer(config().closeTimeout()); // the client waits for the server's FIN
+      }
+    }
+  }
+
+  private void wantWrite(boolean on) {
+    if (on != writeInterest && key.isValid()) {
+      writeInterest = on;
+      key.interestOps(on ? SelectionKey.OP_READ | SelectionKey.OP_WRITE : SelectionKey.OP_READ);
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Closing
+
+  @Override
+  protected void closeSocket() {
+    if (loop.inEventLoop()) {
+      if (busy) {
+        closeRequested = true;
+      } else {
+        closeNow();
+      }
+      return;
+    }
+    try {
+      loop.execute(this::closeSocket);
+    } catch (RejectedExecutionException e) {
+      // the loop stopped: it aborted its channels on the way out
+    }
+  }
+
+  @Override
+  protected void scheduleCloseTimeout(Duration timeout) {
+    if (loop.inEventLoop()) {
+      armCloseTimer(timeout);
+      return;
+    }
+    try {
+      loop.execute(() -> armCloseTimer(timeout));
+    } catch (RejectedExecutionException e) {
+      // the loop stopped
+    }
+  }
+
+  private void armCloseTimer(Duration timeout) {
+    if (!closed && closeTimer == null) {
+      closeTimer = loop.schedule(timeout, this::closeSocket);
+    }
+  }
+
+  private void closeNow() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    closeRequested = false;
+    for (Timer t : new Timer[] {closeTimer, idleTimer, pingTimer}) {
+      if (t != null) {
+        t.cancel();
+      }
+    }
+    key.cancel();
+    io.close();
+    try {
+      socketClosed();
+    } finally {
+      onSocketClosed.accept(this);
+    }
+  }
+
+  /**
+   * Returns whether the socket is closed; loop thread only.
+   *
+   * @return true once closed
+   */
+  boolean isSocketClosed() {
+    return closed;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Idle and keepalive timers
+
+  private void armKeepalive() {
+    long idle = config().idleTimeout().toNanos();
+    if (idle > 0) {
+      idleTimer = loop.scheduleAt(lastReceiveNanos() + idle, this::checkIdle);
+    }
+    long ping = config().pingInterval().toNanos();
+    if (ping > 0) {
+      pingTimer = loop.scheduleAt(lastReceiveNanos() + ping, this::checkPing);
+    }
+  }
+
+  /** Closes with 1001 when nothing arrived for the idle timeout; else checks again later. */
+  private void checkIdle() {
+    if (closed) {
+      return;
+    }
+    long idle = config().idleTimeout().toNanos();
+    long last = lastReceiveNanos();
+    if (System.nanoTime() - last >= idle) {
+      if (isOpen()) {
+        closeForTimeout(
+            CloseCode.GOING_AWAY,
+            "idle timeout: nothing received for " + config().idleTimeout().toMillis() + " ms");
+      }
+      return;
+    }
+    idleTimer = loop.scheduleAt(last + idle, this::checkIdle);
+  }
+
+  /**
+   * Pings a quiet peer; when nothing at all arrives within an interval after the ping, the peer is
+   * taken as dead and the connection closed with 1011 (the close timeout then aborts it).
+   */
+  private void checkPing() {
+    if (closed) {
+      return;
+    }
+    long interval = config().pingInterval().toNanos();
+    long now = System.nanoTime();
+    long last = lastReceiveNanos();
+    if (pingOutstanding) {
+      if (last - pingSentAt > 0) {
+        pingOutstanding = false; // something arrived since the ping: alive
+      } else if (now - pingSentAt >= interval) {
+        if (isOpen()) {
+          closeForTimeout(
+              CloseCode.INTERNAL_ERROR,
+              "no pong within " + config().pingInterval().toMillis() + " ms of a ping");
+        } else {
+          closeSocket();
+        }
+        return;
+      } else {
+        pingTimer = loop.scheduleAt(pingSentAt + interval, this::checkPing);
+        return;
+      }
+    }
+    if (now - last >= interval && isOpen()) {
+      try {
+        sendPing(EMPTY.duplicate());
+        pingOutstanding = true;
+        pingSentAt = now;
+      } catch (IllegalStateException e) {
+        return; // closing: the close timeout takes over
+      }
+      pingTimer = loop.scheduleAt(now + interval, this::checkPing);
+    } else {
+      pingTimer = loop.scheduleAt(last + interval, this::checkPing);
+    }
+  }
+}

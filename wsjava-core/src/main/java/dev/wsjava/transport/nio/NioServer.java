@@ -1,0 +1,428 @@
+package dev.wsjava.transport.nio;
+
+import dev.wsjava.handshake.ServerHandshakeConfig;
+import dev.wsjava.protocol.CloseCode;
+import dev.wsjava.transport.ConnectionConfig;
+import dev.wsjava.transport.ConnectionHandler;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import javax.net.ssl.SSLContext;
+
+/**
+ * A WebSocket server on NIO event loops: it binds, accepts on one loop, and gives each connection
+ * to the next loop of its {@link EventLoopGroup} for life. Per connection: the TLS handshake when
+ * configured, the upgrade (head size and time limits; bytes the client sent after the request head
+ * go to the session), then a connection whose {@link ConnectionHandler} the caller's factory
+ * chooses from the {@link HandshakeInfo}.
+ *
+ * <p>Shutdown is graceful: {@link #shutdown(Duration)} stops accepting, closes every connection
+ * with 1001 (going away), waits up to the grace period for the closing handshakes, then aborts the
+ * rest.
+ *
+ * <p>Thread-safe.
+ */
+public final class NioServer implements AutoCloseable {
+  /** How long {@link #close()} waits for connections to close before aborting them. */
+  public static final Duration DEFAULT_SHUTDOWN_GRACE = Duration.ofSeconds(5);
+
+  private static final System.Logger LOG = System.getLogger(NioServer.class.getName());
+  /** Accepts per readiness event at most, so a connection storm cannot starve the accept loop. */
+  private static final int MAX_ACCEPTS = 64;
+
+  private final EventLoopGroup group;
+  private final boolean ownGroup;
+  private final EventLoop acceptLoop;
+  private final ServerSocketChannel serverChannel;
+  private final InetSocketAddress address;
+  private final ConnectionConfig connectionConfig;
+  private final ServerHandshakeConfig handshakeConfig;
+  private final SSLContext tls;
+  private final Function<HandshakeInfo, ConnectionHandler> handlers;
+  private final Set<ServerUpgrade> upgrading = ConcurrentHashMap.newKeySet();
+  private final Set<NioConnection> connections = ConcurrentHashMap.newKeySet();
+  private final AtomicInteger open = new AtomicInteger();
+  private final AtomicBoolean shuttingDown = new AtomicBoolean();
+  private SelectionKey acceptKey;
+
+  private NioServer(Builder b) throws IOException {
+    this.ownGroup = b.group == null;
+    this.group = ownGroup ? new EventLoopGroup() : b.group;
+    this.connectionConfig = b.connectionConfig;
+    this.handshakeConfig = b.handshakeConfig;
+    this.tls = b.tls;
+    this.handlers = b.handlers;
+    this.acceptLoop = group.next();
+    ServerSocketChannel ch = ServerSocketChannel.open();
+    try {
+      ch.setOption(StandardSocketOptions.SO_REUSEADDR, true);
+      ch.bind(
+          b.host == null ? new InetSocketAddress(b.port) : new InetSocketAddress(b.host, b.port),
+          b.backlog);
+      ch.configureBlocking(false);
+      this.address = (InetSocketAddress) ch.getLocalAddress();
+      this.serverChannel = ch;
+      Selectable acceptor =
+          new Selectable() {
+            @Override
+            public void ready(int readyOps) {
+              acceptSome();
+            }
+
+            @Override
+            public void forceClose() {
+              closeServerChannel();
+            }
+          };
+      acceptKey =
+          acceptLoop
+              .call(
+                  () -> {
+                    try {
+                      return acceptLoop.register(ch, SelectionKey.OP_ACCEPT, acceptor);
+                    } catch (IOException e) {
+                      throw new UncheckedIOException(e);
+                    }
+                  })
+              .get(10, TimeUnit.SECONDS);
+    } catch (IOException | RuntimeException | ExecutionException | TimeoutException e) {
+      ch.close();
+      if (ownGroup) {
+        group.close();
+      }
+      throw e instanceof IOException io ? io : new IOException("cannot start the server: " + e, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      ch.close();
+      if (ownGroup) {
+        group.close();
+      }
+      throw new IOException("interrupted while starting the server", e);
+    }
+  }
+
+  /**
+   * Starts a builder.
+   *
+   * @return a builder with the defaults: wildcard address, port 0, default configs, no TLS, a new
+   *     event loop group of one loop per processor
+   */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * Returns the port the server listens on (the one picked when 0 was asked for).
+   *
+   * @return the bound port
+   */
+  public int port() {
+    return address.getPort();
+  }
+
+  /**
+   * Returns the bound address.
+   *
+   * @return host and port
+   */
+  public InetSocketAddress localAddress() {
+    return address;
+  }
+
+  /**
+   * Returns how many accepted TCP connections are not closed yet, those still in their handshake
+   * included.
+   *
+   * @return the count
+   */
+  public int openConnections() {
+    return open.get();
+  }
+
+  /**
+   * Stops accepting, closes every connection with 1001, waits up to {@code grace} for them to
+   * close, then aborts the rest; stops the event loops when the server created them. Calling it
+   * again only waits for the count to reach zero.
+   *
+   * @param grace the longest wait for closing handshakes
+   * @return whether every connection closed (gracefully or aborted) in time
+   * @throws IllegalStateException when called from an event loop thread
+   */
+  public boolean shutdown(Duration grace) {
+    if (acceptLoop.inEventLoop()) {
+      throw new IllegalStateException("shut a server down from outside its event loops");
+    }
+    long deadline = System.nanoTime() + grace.toNanos();
+    if (shuttingDown.compareAndSet(false, true)) {
+      try {
+        acceptLoop.execute(this::closeServerChannel);
+      } catch (RejectedExecutionException e) {
+        closeServerChannel();
+      }
+      for (ServerUpgrade u : upgrading) {
+        runOn(u, u::close);
+      }
+      List<CompletableFuture<Void>> closing = new ArrayList<>();
+      for (NioConnection c : connections) {
+        c.close(CloseCode.GOING_AWAY, "server shutting down");
+        closing.add(c.closed());
+      }
+      try {
+        CompletableFuture.allOf(closing.toArray(CompletableFuture[]::new))
+            .get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+      } catch (ExecutionException | TimeoutException e) {
+        // abort what is left
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      connections.forEach(NioConnection::abort);
+      upgrading.forEach(u -> runOn(u, u::close));
+    }
+    // Aborts run on the loops: give them a moment.
+    long until = Math.max(deadline, System.nanoTime() + TimeUnit.SECONDS.toNanos(1));
+    while (open.get() > 0 && System.nanoTime() - until < 0) {
+      try {
+        Thread.sleep(5);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+    }
+    if (ownGroup) {
+      group.shutdown(EventLoopGroup.DEFAULT_SHUTDOWN_TIMEOUT);
+    }
+    return open.get() == 0;
+  }
+
+  /** Shuts down with {@link #DEFAULT_SHUTDOWN_GRACE}. */
+  @Override
+  public void close() {
+    shutdown(DEFAULT_SHUTDOWN_GRACE);
+  }
+
+  private void runOn(ServerUpgrade u, Runnable r) {
+    try {
+      u.loop().execute(r);
+    } catch (RejectedExecutionException e) {
+      // its loop stopped and closed the socket
+    }
+  }
+
+  private void closeServerChannel() {
+    if (acceptKey != null) {
+      acceptKey.cancel();
+    }
+    try {
+      serverChannel.close();
+    } catch (IOException e) {
+      LOG.log(System.Logger.Level.DEBUG, "cannot close the server socket", e);
+    }
+  }
+
+  private void acceptSome() {
+    for (int i = 0; i < MAX_ACCEPTS; i++) {
+      SocketChannel ch;
+      try {
+        ch = serverChannel.accept();
+      } catch (IOException e) {
+        LOG.log(System.Logger.Level.WARNING, "accept failed", e);
+        return;
+      }
+      if (ch == null) {
+        return;
+      }
+      dispatch(ch);
+    }
+  }
+
+  private void dispatch(SocketChannel ch) {
+    open.incrementAndGet();
+    try {
+      ch.configureBlocking(false);
+      ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
+      EventLoop loop = group.next();
+      ServerUpgrade upgrade = new ServerUpgrade(this, loop, ch, newFront());
+      upgrading.add(upgrade);
+      loop.execute(upgrade::start);
+    } catch (IOException | RuntimeException e) {
+      try {
+        ch.close();
+      } catch (IOException ignored) {
+        // closing anyway
+      }
+      open.decrementAndGet();
+    }
+  }
+
+  /** The one place that decides what a server connection speaks before the upgrade. */
+  private UpgradeFront newFront() {
+    return new HandshakeFront(handshakeConfig);
+  }
+
+  // ---- called by ServerUpgrade and NioConnection on their loops ----
+
+  ConnectionConfig connectionConfig() {
+    return connectionConfig;
+  }
+
+  SSLContext tls() {
+    return tls;
+  }
+
+  boolean isShuttingDown() {
+    return shuttingDown.get();
+  }
+
+  ConnectionHandler handlerFor(HandshakeInfo info) {
+    return handlers.apply(info);
+  }
+
+  void upgraded(ServerUpgrade from, NioConnection to) {
+    connections.add(to);
+    upgrading.remove(from);
+  }
+
+  void upgradeClosed(ServerUpgrade u) {
+    if (upgrading.remove(u)) {
+      open.decrementAndGet();
+    }
+  }
+
+  void connectionClosed(NioConnection c) {
+    if (connections.remove(c)) {
+      open.decrementAndGet();
+    }
+  }
+
+  /**
+   * Configures and starts a {@link NioServer}. Not thread-safe; each setter returns the builder.
+   */
+  public static final class Builder {
+    private String host;
+    private int port;
+    private int backlog = 1024;
+    private EventLoopGroup group;
+    private ConnectionConfig connectionConfig = ConnectionConfig.DEFAULTS;
+    private ServerHandshakeConfig handshakeConfig = ServerHandshakeConfig.defaults();
+    private SSLContext tls;
+    private Function<HandshakeInfo, ConnectionHandler> handlers;
+
+    private Builder() {}
+
+    /**
+     * Sets the address to bind.
+     *
+     * @param host a host name or IP literal, or null for the wildcard address
+     * @param port 0 to 65535; 0 picks a free port (see {@link NioServer#port()})
+     * @return this builder
+     */
+    public Builder bind(String host, int port) {
+      if (port < 0 || port > 65535) {
+        throw new IllegalArgumentException("port must be 0 to 65535: " + port);
+      }
+      this.host = host;
+      this.port = port;
+      return this;
+    }
+
+    /**
+     * Sets the listen backlog.
+     *
+     * @param value pending connections the kernel queues; default 1024
+     * @return this builder
+     */
+    public Builder backlog(int value) {
+      this.backlog = value;
+      return this;
+    }
+
+    /**
+     * Runs on a shared group instead of a new one; the server then leaves it running on shutdown.
+     *
+     * @param value the group
+     * @return this builder
+     */
+    public Builder group(EventLoopGroup value) {
+      this.group = Objects.requireNonNull(value, "group");
+      return this;
+    }
+
+    /**
+     * Sets the limits, timeouts and buffer sizes of every connection.
+     *
+     * @param value the configuration
+     * @return this builder
+     */
+    public Builder connectionConfig(ConnectionConfig value) {
+      this.connectionConfig = Objects.requireNonNull(value, "connectionConfig");
+      return this;
+    }
+
+    /**
+     * Sets how upgrade requests are checked and negotiated (origins, subprotocols, extensions).
+     *
+     * @param value the configuration
+     * @return this builder
+     */
+    public Builder handshakeConfig(ServerHandshakeConfig value) {
+      this.handshakeConfig = Objects.requireNonNull(value, "handshakeConfig");
+      return this;
+    }
+
+    /**
+     * Serves wss: every connection starts with a TLS handshake (TLS 1.3 or 1.2).
+     *
+     * @param context holds the server's key and certificate chain; null for plain ws
+     * @return this builder
+     */
+    public Builder tls(SSLContext context) {
+      this.tls = context;
+      return this;
+    }
+
+    /**
+     * Sets the factory that picks each connection's handler once its upgrade is accepted. It runs
+     * on the connection's loop thread; returning null refuses the upgrade with 404, throwing
+     * refuses it with 500.
+     *
+     * @param value the factory
+     * @return this builder
+     */
+    public Builder handlers(Function<HandshakeInfo, ConnectionHandler> value) {
+      this.handlers = Objects.requireNonNull(value, "handlers");
+      return this;
+    }
+
+    /**
+     * Binds and starts accepting.
+     *
+     * @return the running server
+     * @throws IOException when the address cannot be bound
+     * @throws IllegalStateException when no handler factory was set
+     */
+    public NioServer start() throws IOException {
+      if (handlers == null) {
+        throw new IllegalStateException("set a handler factory with handlers(...) before start()");
+      }
+      return new NioServer(this);
+    }
+  }
+}

@@ -1,0 +1,57 @@
+package dev.wsjava.transport.nio;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
+
+/** Plain TCP: reads and writes go straight to the socket. */
+final class PlainIo extends Io {
+
+  PlainIo(SocketChannel channel) {
+    super(channel);
+  }
+
+  @Override
+  boolean handshake() {
+    return true;
+  }
+
+  @Override
+  int read(ByteBuffer dst) throws IOException {
+    return channel.read(dst);
+  }
+
+  @Override
+  long write(ByteBuffer[] srcs, int offset, int length) throws IOException {
+    return length == 1 ? channel.write(srcs[offset]) : channel.write(srcs, offset, length);
+  }
+
+  @Override
+  boolean flush() {
+    return true;
+  }
+
+  @Override
+  boolean hasPendingOutput() {
+    return false;
+  }
+
+  @Override
+  boolean hasBufferedInput() {
+    return false;
+  }
+
+  @Override
+  int minReadBuffer() {
+    return 0;
+  }
+
+  @Override
+  void close() {
+    try {
+      channel.close();
+    } catch (IOException ignored) {
+      // closing: nothing left to do with the error
+    }
+  }
+}

@@ -1,0 +1,41 @@
+package dev.wsjava.transport.nio;
+
+/**
+ * A task an {@link EventLoop} runs once at a deadline, unless cancelled first. Cancelling from any
+ * thread is safe; a cancelled timer stays in the loop's queue until its deadline or the next purge,
+ * and is then dropped without running.
+ */
+final class Timer implements Comparable<Timer> {
+  final long deadline;
+  private final long seq;
+  private final Runnable task;
+  private volatile boolean cancelled;
+
+  Timer(long deadline, long seq, Runnable task) {
+    this.deadline = deadline;
+    this.seq = seq;
+    this.task = task;
+  }
+
+  /** Stops the task from running if it has not run yet. */
+  void cancel() {
+    cancelled = true;
+  }
+
+  boolean isCancelled() {
+    return cancelled;
+  }
+
+  void run() {
+    if (!cancelled) {
+      cancelled = true;
+      task.run();
+    }
+  }
+
+  @Override
+  public int compareTo(Timer o) {
+    int c = Long.compare(deadline - o.deadline, 0); // nanoTime values: compare by difference
+    return c != 0 ? c : Long.compare(seq, o.seq);
+  }
+}

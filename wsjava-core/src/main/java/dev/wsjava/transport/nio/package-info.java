@@ -1,0 +1,13 @@
+/**
+ * The NIO transport: selector event loops that move bytes between sockets and {@link
+ * dev.wsjava.session.Session sessions}, TLS through {@link javax.net.ssl.SSLEngine}, a WebSocket
+ * server ({@link dev.wsjava.transport.nio.NioServer}) and client ({@link
+ * dev.wsjava.transport.nio.NioClient}).
+ *
+ * <p>Each connection belongs to one {@link dev.wsjava.transport.nio.EventLoopGroup event loop} for
+ * its whole life: its reads, writes and timers run on that loop's thread. Sends from other threads
+ * encode their frame at once under the connection's lock and ask the loop to flush. No protocol
+ * decision is made here: the handshake and session layers decide, this package moves bytes,
+ * schedules timers and reports events.
+ */
+package dev.wsjava.transport.nio;
