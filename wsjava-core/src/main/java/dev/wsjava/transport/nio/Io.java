@@ -75,6 +75,13 @@ abstract class Io {
   abstract int minReadBuffer();
 
   /**
+   * Returns the negotiated TLS protocol.
+   *
+   * @return for example {@code TLSv1.3}; null for plain TCP
+   */
+  abstract String protocol();
+
+  /**
    * Closes the socket; TLS first sends close_notify if the socket takes it at once. Idempotent;
    * gives back every pooled buffer.
    */

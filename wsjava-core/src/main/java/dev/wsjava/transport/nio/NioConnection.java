@@ -416,13 +416,14 @@ final class NioConnection extends Connection implements Selectable {
   }
 
   /**
-   * Returns whether the socket is closed; loop thread only.
+   * Returns the negotiated TLS protocol.
    *
-   * @return true once closed
+   * @return for example {@code TLSv1.3}; null for plain TCP
    */
-  boolean isSocketClosed() {
-    return closed;
+  String tlsProtocol() {
+    return io.protocol();
   }
+
 
   // ---------------------------------------------------------------------------------------------
   // Idle and keepalive timers

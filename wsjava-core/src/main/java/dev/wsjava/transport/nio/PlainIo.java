@@ -47,6 +47,11 @@ final class PlainIo extends Io {
   }
 
   @Override
+  String protocol() {
+    return null;
+  }
+
+  @Override
   void close() {
     try {
       channel.close();

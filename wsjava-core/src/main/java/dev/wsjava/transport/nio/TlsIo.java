@@ -146,11 +146,7 @@ final class TlsIo extends Io {
     netSize = Math.max(preferred, Math.max(engine.getSession().getPacketBufferSize(), appSize));
   }
 
-  /**
-   * Returns the negotiated protocol, once the handshake is done.
-   *
-   * @return for example {@code TLSv1.3}
-   */
+  @Override
   String protocol() {
     return engine.getSession().getProtocol();
   }

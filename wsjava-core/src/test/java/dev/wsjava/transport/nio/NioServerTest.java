@@ -186,6 +186,61 @@ class NioServerTest {
     }
   }
 
+  @ParameterizedTest(name = "client offers {0}")
+  @CsvSource({"TLSv1.3", "TLSv1.2"})
+  void speaksTls13AndTls12(String protocol) throws Exception {
+    SSLContext only = SSLContext.getInstance(protocol);
+    only.init(null, trustManagers(), null);
+    try (NioServer server =
+            server(config(), ServerHandshakeConfig.defaults(), cert.server(), i -> Events.echo());
+        NioClient client = NioClient.builder().group(group).sslContext(only).build()) {
+      Events events = Events.record();
+      Connection c = get(client.connect(URI.create("wss://localhost:" + server.port() + "/"), events));
+      assertThat(((NioConnection) c).tlsProtocol()).isEqualTo(protocol);
+      get(c.sendText("over " + protocol));
+      assertThat(new String(events.next(WAIT).data(), StandardCharsets.UTF_8))
+          .isEqualTo("over " + protocol);
+      get(c.close(1000, ""));
+      awaitNoConnections(server, client);
+    }
+  }
+
+  static javax.net.ssl.TrustManager[] trustManagers() throws Exception {
+    // Trust exactly the test certificate.
+    javax.net.ssl.TrustManagerFactory tmf =
+        javax.net.ssl.TrustManagerFactory.getInstance(
+            javax.net.ssl.TrustManagerFactory.getDefaultAlgorithm());
+    tmf.init(cert.trustStore());
+    return tmf.getTrustManagers();
+  }
+
+  @ParameterizedTest(name = "tls={0}")
+  @CsvSource({"false", "true"})
+  void echoesThroughTheSmallestReadBuffer(boolean tls) throws Exception {
+    ConnectionConfig d = ConnectionConfig.DEFAULTS;
+    ConnectionConfig tiny =
+        new ConnectionConfig(
+            d.session(), d.maxQueuedBytes(), d.handshakeTimeout(), d.idleTimeout(),
+            d.pingInterval(), d.closeTimeout(), 1024);
+    ServerHandshakeConfig shc =
+        ServerHandshakeConfig.defaults().withExtensions(List.of(PerMessageDeflate.defaults()));
+    ClientHandshakeConfig chc =
+        ClientHandshakeConfig.defaults().withExtensions(List.of(PerMessageDeflate.defaults()));
+    try (NioServer server = server(tiny, shc, tls ? cert.server() : null, i -> Events.echo());
+        NioClient client = client(tiny, chc)) {
+      Events events = Events.record();
+      URI uri = URI.create((tls ? "wss" : "ws") + "://localhost:" + server.port() + "/");
+      Connection c = get(client.connect(uri, events));
+      for (int size : new int[] {0, 1000, 1025, 70_000, 300_000}) {
+        byte[] sent = payload(size, 7 * size);
+        c.sendMessage(Opcode.BINARY, ByteBuffer.wrap(sent));
+        assertThat(Arrays.equals(events.next(WAIT).data(), sent)).as("%d bytes", size).isTrue();
+      }
+      get(c.close(1000, ""));
+      awaitNoConnections(server, client);
+    }
+  }
+
   @Test
   void manyThreadsSendingOnOneConnectionNeverInterleaveFrames() throws Exception {
     int threads = 8;

@@ -13,9 +13,9 @@ import javax.net.ssl.TrustManagerFactory;
 
 /**
  * A self-signed certificate for localhost and 127.0.0.1, made by the JDK's keytool in a temporary
- * directory, with a server context (key) and a client context (trusting only it).
+ * directory, with a server context (key), a client context (trusting only it) and its trust store.
  */
-record SelfSignedCert(SSLContext server, SSLContext client) {
+record SelfSignedCert(SSLContext server, SSLContext client, KeyStore trustStore) {
   private static final char[] PASSWORD = "changeit".toCharArray();
 
   static SelfSignedCert create(Path dir) throws Exception {
@@ -69,6 +69,6 @@ record SelfSignedCert(SSLContext server, SSLContext client) {
     tmf.init(trust);
     SSLContext client = SSLContext.getInstance("TLS");
     client.init(null, tmf.getTrustManagers(), null);
-    return new SelfSignedCert(server, client);
+    return new SelfSignedCert(server, client, trust);
   }
 }

@@ -1,0 +1,167 @@
+package dev.wsjava.transport.nio;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.ByteBuffer;
+import java.nio.channels.Pipe;
+import java.nio.channels.SelectionKey;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class EventLoopTest {
+
+  @Test
+  void runsTasksFromOtherThreadsInOrderOnItsOwnThread() throws Exception {
+    try (EventLoop loop = new EventLoop("test-loop")) {
+      List<Integer> seen = new CopyOnWriteArrayList<>();
+      List<String> threads = new CopyOnWriteArrayList<>();
+      for (int i = 0; i < 1000; i++) {
+        int n = i;
+        loop.execute(
+            () -> {
+              seen.add(n);
+              threads.add(Thread.currentThread().getName());
+            });
+      }
+      assertThat(loop.call(() -> loop.inEventLoop()).get(5, TimeUnit.SECONDS)).isTrue();
+      assertThat(seen).hasSize(1000).isSorted();
+      assertThat(threads).containsOnly("test-loop");
+      assertThat(loop.inEventLoop()).isFalse();
+    }
+  }
+
+  @Test
+  void firesTimersInDeadlineOrderAndNeverEarly() throws Exception {
+    try (EventLoop loop = new EventLoop("test-loop")) {
+      List<Integer> order = new CopyOnWriteArrayList<>();
+      List<Long> lateness = new CopyOnWriteArrayList<>();
+      CountDownLatch done = new CountDownLatch(4);
+      long start = System.nanoTime();
+      for (int ms : new int[] {120, 30, 90, 60}) {
+        loop.schedule(
+            Duration.ofMillis(ms),
+            () -> {
+              order.add(ms);
+              lateness.add(System.nanoTime() - start - TimeUnit.MILLISECONDS.toNanos(ms));
+              done.countDown();
+            });
+      }
+      assertThat(done.await(5, TimeUnit.SECONDS)).isTrue();
+      assertThat(order).containsExactly(30, 60, 90, 120);
+      assertThat(lateness).allMatch(l -> l >= 0);
+    }
+  }
+
+  @Test
+  void aCancelledTimerNeverRuns() throws Exception {
+    try (EventLoop loop = new EventLoop("test-loop")) {
+      CompletableFuture<String> ran = new CompletableFuture<>();
+      Timer cancelled = loop.schedule(Duration.ofMillis(20), () -> ran.complete("cancelled one"));
+      cancelled.cancel();
+      loop.schedule(Duration.ofMillis(60), () -> ran.complete("later one"));
+      assertThat(ran.get(5, TimeUnit.SECONDS)).isEqualTo("later one");
+    }
+  }
+
+  @Test
+  void aFailingTaskOrTimerDoesNotStopTheLoop() throws Exception {
+    try (EventLoop loop = new EventLoop("test-loop")) {
+      loop.execute(
+          () -> {
+            throw new IllegalStateException("task failure (expected by the test)");
+          });
+      loop.schedule(
+          Duration.ZERO,
+          () -> {
+            throw new IllegalStateException("timer failure (expected by the test)");
+          });
+      CompletableFuture<Boolean> after = new CompletableFuture<>();
+      loop.schedule(Duration.ofMillis(10), () -> after.complete(true));
+      assertThat(after.get(5, TimeUnit.SECONDS)).isTrue();
+      assertThat(loop.call(() -> 42).get(5, TimeUnit.SECONDS)).isEqualTo(42);
+    }
+  }
+
+  @Test
+  void closingAbortsRegisteredChannelsJoinsTheThreadAndRejectsNewTasks() throws Exception {
+    EventLoop loop = new EventLoop("test-loop");
+    Pipe pipe = Pipe.open();
+    pipe.source().configureBlocking(false);
+    CompletableFuture<Boolean> aborted = new CompletableFuture<>();
+    CompletableFuture<Integer> readable = new CompletableFuture<>();
+    loop.call(
+            () -> {
+              try {
+                return loop.register(
+                    pipe.source(),
+                    SelectionKey.OP_READ,
+                    new Selectable() {
+                      @Override
+                      public void ready(int readyOps) {
+                        readable.complete(readyOps);
+                      }
+
+                      @Override
+                      public void forceClose() {
+                        aborted.complete(true);
+                      }
+                    });
+              } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+              }
+            })
+        .get(5, TimeUnit.SECONDS);
+    pipe.sink().write(ByteBuffer.wrap(new byte[] {1}));
+    assertThat(readable.get(5, TimeUnit.SECONDS) & SelectionKey.OP_READ).isNotZero();
+    loop.close();
+    assertThat(loop.awaitTermination(Duration.ofSeconds(5))).isTrue();
+    assertThat(aborted.getNow(false)).isTrue();
+    assertThat(loop.terminated()).isDone();
+    assertThatThrownBy(() -> loop.execute(() -> {}))
+        .isInstanceOf(RejectedExecutionException.class);
+    pipe.sink().close();
+    pipe.source().close();
+  }
+
+  @Test
+  void aGroupHandsOutItsLoopsRoundRobinAndShutsThemAllDown() {
+    EventLoopGroup group = new EventLoopGroup(3);
+    List<EventLoop> handed = new ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      handed.add(group.next());
+    }
+    assertThat(handed.subList(0, 3)).doesNotHaveDuplicates();
+    assertThat(handed.subList(3, 6)).isEqualTo(handed.subList(0, 3));
+    assertThat(group.shutdown(Duration.ofSeconds(5))).isTrue();
+    assertThat(group.isClosed()).isTrue();
+    assertThatThrownBy(() -> new EventLoopGroup(0)).isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void thePoolLendsBuffersOfTheAskedSizeAndReusesThem() {
+    BufferPool pool = new BufferPool();
+    ByteBuffer a = pool.acquire(1024);
+    assertThat(a.capacity()).isEqualTo(1024);
+    assertThat(a.isDirect()).isTrue();
+    assertThat(pool.lent()).isEqualTo(1);
+    a.put((byte) 1);
+    pool.release(a);
+    assertThat(pool.lent()).isZero();
+    ByteBuffer b = pool.acquire(1024);
+    assertThat(b).isSameAs(a);
+    assertThat(b.position()).isZero();
+    assertThat(pool.acquire(2048)).isNotSameAs(a);
+    pool.release(ByteBuffer.allocate(1024)); // a heap buffer is not the pool's: ignored
+    assertThat(pool.acquire(1024)).isNotSameAs(a).isNotSameAs(b);
+  }
+}
