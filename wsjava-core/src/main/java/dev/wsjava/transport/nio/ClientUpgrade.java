@@ -62,6 +62,10 @@ final class ClientUpgrade implements Selectable {
     this.result = result;
   }
 
+  EventLoop loop() {
+    return loop;
+  }
+
   /** Starts the connect and the handshake clock. */
   void start() {
     try {
@@ -103,7 +107,7 @@ final class ClientUpgrade implements Selectable {
 
   @Override
   public void forceClose() {
-    fail(new IOException("the event loop shut down during the WebSocket handshake"));
+    fail(new IOException("aborted during the WebSocket handshake: the client closed or its event loop stopped"));
   }
 
   private void connected() throws IOException, HandshakeException {
@@ -192,7 +196,7 @@ final class ClientUpgrade implements Selectable {
             r.extensions(),
             null,
             client::connectionClosed);
-    client.upgraded(connection);
+    client.upgraded(this, connection);
     connection.start(leftover, () -> result.complete(connection));
   }
 
@@ -217,7 +221,7 @@ final class ClientUpgrade implements Selectable {
         // closing anyway
       }
     }
-    client.upgradeFailed();
+    client.upgradeFailed(this);
     result.completeExceptionally(error);
   }
 }

@@ -43,6 +43,7 @@ public final class NioClient implements AutoCloseable {
   private final SecureRandom random = new SecureRandom();
   private final AtomicInteger open = new AtomicInteger();
   private final Set<NioConnection> connections = ConcurrentHashMap.newKeySet();
+  private final Set<ClientUpgrade> upgrading = ConcurrentHashMap.newKeySet();
 
   private NioClient(Builder b) {
     this.ownGroup = b.group == null;
@@ -113,9 +114,11 @@ public final class NioClient implements AutoCloseable {
     ClientUpgrade upgrade =
         new ClientUpgrade(
             this, loop, channel, address, host, secure, handshake, handler, result);
+    upgrading.add(upgrade);
     try {
       loop.execute(upgrade::start);
     } catch (RejectedExecutionException e) {
+      upgrading.remove(upgrade);
       open.decrementAndGet();
       try {
         channel.close();
@@ -137,11 +140,18 @@ public final class NioClient implements AutoCloseable {
   }
 
   /**
-   * Aborts every connection still open and stops the event loops when the client created them.
-   * Close connections first for a graceful end.
+   * Aborts every connection still open (those still connecting fail) and stops the event loops
+   * when the client created them. Close connections first for a graceful end.
    */
   @Override
   public void close() {
+    for (ClientUpgrade u : upgrading) {
+      try {
+        u.loop().execute(u::forceClose);
+      } catch (RejectedExecutionException e) {
+        // its loop stopped and failed it
+      }
+    }
     connections.forEach(Connection::abort);
     if (ownGroup) {
       group.shutdown(EventLoopGroup.DEFAULT_SHUTDOWN_TIMEOUT);
@@ -169,12 +179,15 @@ public final class NioClient implements AutoCloseable {
     return verifyHostname;
   }
 
-  void upgraded(NioConnection c) {
+  void upgraded(ClientUpgrade from, NioConnection c) {
     connections.add(c);
+    upgrading.remove(from);
   }
 
-  void upgradeFailed() {
-    open.decrementAndGet();
+  void upgradeFailed(ClientUpgrade u) {
+    if (upgrading.remove(u)) {
+      open.decrementAndGet();
+    }
   }
 
   void connectionClosed(NioConnection c) {

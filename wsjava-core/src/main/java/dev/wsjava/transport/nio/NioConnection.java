@@ -146,7 +146,7 @@ final class NioConnection extends Connection implements Selectable {
         busy = false;
       }
       if (error != null) {
-        fail(error);
+        failed(error);
         return;
       }
     }
@@ -220,7 +220,7 @@ final class NioConnection extends Connection implements Selectable {
       loop.pool().release(buf);
     }
     if (error != null) {
-      fail(error);
+      failed(error);
     } else if (end) {
       receiveEnd();
     } else if (closeRequested) {
@@ -277,9 +277,21 @@ final class NioConnection extends Connection implements Selectable {
       busy = false;
     }
     if (error != null) {
-      fail(error);
+      failed(error);
     } else if (closeRequested) {
       closeNow();
+    }
+  }
+
+  /**
+   * An I/O error or a handler's exception: reported and the socket closed, unless the session had
+   * already closed (a reset while waiting for the peer's FIN), when the socket simply closes.
+   */
+  private void failed(Exception error) {
+    if (sessionClosed()) {
+      closeNow();
+    } else {
+      fail(error);
     }
   }
 
