@@ -2,6 +2,7 @@ package dev.wsjava.transport.nio;
 
 import dev.wsjava.handshake.ClientHandshake;
 import dev.wsjava.handshake.ClientHandshakeConfig;
+import dev.wsjava.transport.ClientTransport;
 import dev.wsjava.transport.Connection;
 import dev.wsjava.transport.ConnectionConfig;
 import dev.wsjava.transport.ConnectionHandler;
@@ -33,7 +34,7 @@ import javax.net.ssl.SSLContext;
  *
  * <p>Thread-safe: connect from any thread.
  */
-public final class NioClient implements AutoCloseable {
+public final class NioClient implements ClientTransport {
   private final EventLoopGroup group;
   private final boolean ownGroup;
   private final ConnectionConfig connectionConfig;
@@ -76,6 +77,7 @@ public final class NioClient implements AutoCloseable {
    *     handshake timeout, {@link UnknownHostException}, or the I/O or TLS error
    * @throws IllegalStateException after {@link #close()}
    */
+  @Override
   public CompletableFuture<Connection> connect(URI uri, ConnectionHandler handler) {
     Objects.requireNonNull(handler, "handler");
     if (group.isClosed()) {

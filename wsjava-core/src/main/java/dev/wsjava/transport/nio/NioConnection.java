@@ -61,6 +61,7 @@ final class NioConnection extends Connection implements Selectable {
   private boolean flushAgain;
   private boolean closeRequested;
   private boolean writeInterest;
+  private boolean readPaused;
   private boolean closed;
   private boolean sessionFinished;
   private Timer closeTimer;
@@ -189,7 +190,7 @@ final class NioConnection extends Connection implements Selectable {
   }
 
   private void onReadable() {
-    if (closed || busy) {
+    if (closed || busy || readPaused) {
       return;
     }
     busy = true;
@@ -197,7 +198,7 @@ final class NioConnection extends Connection implements Selectable {
     boolean end = false;
     Exception error = null;
     try {
-      for (int i = 0; i < MAX_READS_PER_EVENT && !closeRequested; i++) {
+      for (int i = 0; i < MAX_READS_PER_EVENT && !closeRequested && !readPaused; i++) {
         buf.clear();
         int n = io.read(buf);
         if (n < 0) {
@@ -229,9 +230,39 @@ final class NioConnection extends Connection implements Selectable {
       if (flushAgain) {
         flush();
       }
-      if (!closed && io.hasBufferedInput()) {
+      if (!closed && !readPaused && io.hasBufferedInput()) {
         loop.execute(this::onReadable);
       }
+    }
+  }
+
+  /**
+   * Stops or resumes reading: while paused the socket is not read, so the peer meets TCP
+   * backpressure; idle and keepalive checks wait. Safe from any thread.
+   *
+   * @param paused true to stop reading, false to resume
+   */
+  @Override
+  public void pauseReading(boolean paused) {
+    if (loop.inEventLoop()) {
+      setReadPaused(paused);
+      return;
+    }
+    try {
+      loop.execute(() -> setReadPaused(paused));
+    } catch (RejectedExecutionException e) {
+      // the loop stopped
+    }
+  }
+
+  private void setReadPaused(boolean paused) {
+    if (closed || readPaused == paused) {
+      return;
+    }
+    readPaused = paused;
+    updateInterest();
+    if (!paused && io.hasBufferedInput()) {
+      loop.execute(this::onReadable);
     }
   }
 
@@ -362,9 +393,16 @@ final class NioConnection extends Connection implements Selectable {
   }
 
   private void wantWrite(boolean on) {
-    if (on != writeInterest && key.isValid()) {
+    if (on != writeInterest) {
       writeInterest = on;
-      key.interestOps(on ? SelectionKey.OP_READ | SelectionKey.OP_WRITE : SelectionKey.OP_READ);
+      updateInterest();
+    }
+  }
+
+  private void updateInterest() {
+    if (key.isValid()) {
+      key.interestOps(
+          (readPaused ? 0 : SelectionKey.OP_READ) | (writeInterest ? SelectionKey.OP_WRITE : 0));
     }
   }
 
@@ -457,7 +495,7 @@ final class NioConnection extends Connection implements Selectable {
       return;
     }
     long idle = config().idleTimeout().toNanos();
-    long last = lastReceiveNanos();
+    long last = readPaused ? System.nanoTime() : lastReceiveNanos(); // paused: not the peer's fault
     if (System.nanoTime() - last >= idle) {
       if (isOpen()) {
         closeForTimeout(
@@ -479,6 +517,11 @@ final class NioConnection extends Connection implements Selectable {
     }
     long interval = config().pingInterval().toNanos();
     long now = System.nanoTime();
+    if (readPaused) {
+      pingOutstanding = false; // a pong could not be read: judge again once reading resumes
+      pingTimer = loop.scheduleAt(now + interval, this::checkPing);
+      return;
+    }
     long last = lastReceiveNanos();
     if (pingOutstanding) {
       if (last - pingSentAt > 0) {

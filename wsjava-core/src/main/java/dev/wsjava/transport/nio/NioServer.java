@@ -4,6 +4,8 @@ import dev.wsjava.handshake.ServerHandshakeConfig;
 import dev.wsjava.protocol.CloseCode;
 import dev.wsjava.transport.ConnectionConfig;
 import dev.wsjava.transport.ConnectionHandler;
+import dev.wsjava.transport.HandshakeInfo;
+import dev.wsjava.transport.ServerTransport;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -40,7 +42,7 @@ import javax.net.ssl.SSLContext;
  *
  * <p>Thread-safe.
  */
-public final class NioServer implements AutoCloseable {
+public final class NioServer implements ServerTransport {
   /** How long {@link #close()} waits for connections to close before aborting them. */
   public static final Duration DEFAULT_SHUTDOWN_GRACE = Duration.ofSeconds(5);
 
@@ -134,6 +136,7 @@ public final class NioServer implements AutoCloseable {
    *
    * @return the bound port
    */
+  @Override
   public int port() {
     return address.getPort();
   }
@@ -143,6 +146,7 @@ public final class NioServer implements AutoCloseable {
    *
    * @return host and port
    */
+  @Override
   public InetSocketAddress localAddress() {
     return address;
   }
@@ -153,6 +157,7 @@ public final class NioServer implements AutoCloseable {
    *
    * @return the count
    */
+  @Override
   public int openConnections() {
     return open.get();
   }
@@ -166,6 +171,7 @@ public final class NioServer implements AutoCloseable {
    * @return whether every connection closed (gracefully or aborted) in time
    * @throws IllegalStateException when called from an event loop thread
    */
+  @Override
   public boolean shutdown(Duration grace) {
     if (acceptLoop.inEventLoop()) {
       throw new IllegalStateException("shut a server down from outside its event loops");

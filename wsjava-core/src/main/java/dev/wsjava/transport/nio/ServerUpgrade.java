@@ -4,6 +4,7 @@ import dev.wsjava.extension.Extension;
 import dev.wsjava.handshake.HttpStatus;
 import dev.wsjava.protocol.Role;
 import dev.wsjava.transport.ConnectionHandler;
+import dev.wsjava.transport.HandshakeInfo;
 import java.io.IOException;
 import java.net.SocketAddress;
 import java.nio.ByteBuffer;
@@ -164,8 +165,7 @@ final class ServerUpgrade implements Selectable {
     } else {
       HandshakeInfo info =
           new HandshakeInfo(
-              upgrade.request().target(),
-              upgrade.request().headers(),
+              upgrade.request(),
               upgrade.subprotocol(),
               upgrade.extensions().stream().map(Extension::name).toList(),
               remote);

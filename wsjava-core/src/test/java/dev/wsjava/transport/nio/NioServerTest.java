@@ -11,6 +11,7 @@ import dev.wsjava.protocol.Opcode;
 import dev.wsjava.transport.Connection;
 import dev.wsjava.transport.ConnectionConfig;
 import dev.wsjava.transport.ConnectionHandler;
+import dev.wsjava.transport.HandshakeInfo;
 import dev.wsjava.transport.QueueFullException;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -348,6 +349,55 @@ class NioServerTest {
       lent += get(loop.call(() -> loop.pool().lent()));
     }
     return lent;
+  }
+
+  @Test
+  void pausedReadingPushesBackOnTheSenderAndResumingDeliversEverything() throws Exception {
+    ConnectionConfig d = ConnectionConfig.DEFAULTS;
+    ConnectionConfig smallQueue =
+        new ConnectionConfig(
+            d.session(), 1 << 20, d.handshakeTimeout(), d.idleTimeout(), d.pingInterval(),
+            d.closeTimeout(), d.readBufferSize());
+    java.util.concurrent.atomic.AtomicBoolean first = new java.util.concurrent.atomic.AtomicBoolean(true);
+    Events serverSide =
+        new Events(false) {
+          @Override
+          public void onMessage(Connection c, Opcode type, ByteBuffer payload) {
+            if (first.getAndSet(false)) {
+              c.pauseReading(true);
+            }
+            super.onMessage(c, type, payload);
+          }
+        };
+    try (NioServer server =
+            server(config(), ServerHandshakeConfig.defaults(), null, i -> serverSide);
+        NioClient client = client(smallQueue, ClientHandshakeConfig.defaults())) {
+      Connection c = get(client.connect(ws(server, "/"), Events.record()));
+      byte[] chunk = new byte[64 * 1024];
+      int sent = 0;
+      boolean pushedBack = false;
+      long deadline = System.nanoTime() + WAIT.toNanos();
+      while (!pushedBack && System.nanoTime() - deadline < 0 && sent < 5000) {
+        CompletableFuture<Void> f = c.sendMessage(Opcode.BINARY, ByteBuffer.wrap(chunk));
+        if (f.isCompletedExceptionally()) {
+          assertThat(catchCause(f)).isInstanceOf(QueueFullException.class);
+          pushedBack = true;
+        } else {
+          sent++;
+          if (sent % 16 == 0) {
+            Thread.sleep(2); // let the loop write what the socket takes
+          }
+        }
+      }
+      assertThat(pushedBack).as("the sender met backpressure").isTrue();
+      assertThat(serverSide.messages.size()).isLessThan(sent);
+      get(serverSide.opened).pauseReading(false);
+      for (int i = 0; i < sent; i++) {
+        assertThat(serverSide.next(WAIT).data()).hasSize(chunk.length);
+      }
+      get(c.close(1000, ""));
+      awaitNoConnections(server, client);
+    }
   }
 
   // ---- closing ----
