@@ -194,7 +194,6 @@ final class ClientUpgrade implements Selectable {
             handler,
             r.subprotocol(),
             r.extensions(),
-            null,
             client::connectionClosed);
     client.upgraded(this, connection);
     connection.start(leftover, () -> result.complete(connection));

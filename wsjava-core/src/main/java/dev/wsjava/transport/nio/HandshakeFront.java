@@ -4,50 +4,90 @@ import dev.wsjava.extension.Extension;
 import dev.wsjava.handshake.ServerHandshake;
 import dev.wsjava.handshake.ServerHandshakeConfig;
 import java.nio.ByteBuffer;
+import java.time.Duration;
 
-/** The upgrade alone: {@link ServerHandshake} reads one request and accepts or rejects it. */
+/**
+ * The upgrade alone: {@link ServerHandshake} reads one request and accepts or rejects it, within
+ * the handshake timeout counted from the connection's start (so it covers TLS too). On timeout the
+ * connection closes without an answer.
+ */
 final class HandshakeFront implements UpgradeFront {
   private final ServerHandshake handshake;
+  private final long deadline;
   private ByteBuffer output;
-  private boolean mustClose;
+  private boolean shouldClose;
+  private boolean upgraded;
 
-  HandshakeFront(ServerHandshakeConfig config) {
+  HandshakeFront(ServerHandshakeConfig config, Duration timeout, long nowNanos) {
     this.handshake = new ServerHandshake(config);
+    this.deadline = nowNanos + timeout.toNanos();
   }
 
   @Override
-  public Upgrade receive(ByteBuffer in) {
-    if (mustClose) {
-      in.position(in.limit()); // after a rejection the rest is not read
+  public Upgrade receive(ByteBuffer in, long nowNanos) {
+    if (shouldClose || upgraded) {
+      in.position(in.limit()); // nothing more is read here
       return null;
     }
     ServerHandshake.Result result = handshake.receive(in);
+    if (result == null) {
+      return null;
+    }
+    output = result.response();
     if (result instanceof ServerHandshake.Accepted a) {
-      return new Upgrade(a.request(), a.response(), a.subprotocol(), a.extensions());
+      upgraded = true;
+      ByteBuffer received = in.slice();
+      in.position(in.limit());
+      return new Upgrade(a.request(), a.subprotocol(), a.extensions(), received);
     }
-    if (result instanceof ServerHandshake.Rejected r) {
-      output = r.response();
-      mustClose = true;
-    }
+    shouldClose = true;
+    in.position(in.limit());
     return null;
   }
 
   @Override
-  public ByteBuffer output() {
-    ByteBuffer b = output;
-    output = null;
-    return b;
+  public long deadlineNanos() {
+    return upgraded || shouldClose ? Long.MAX_VALUE : deadline;
   }
 
   @Override
-  public boolean mustClose() {
-    return mustClose;
+  public void onTimeout(long nowNanos) {
+    if (nowNanos - deadlineNanos() >= 0) {
+      shouldClose = true;
+    }
+  }
+
+  @Override
+  public boolean shouldClose() {
+    return shouldClose;
+  }
+
+  @Override
+  public boolean hasOutbound() {
+    return output != null;
+  }
+
+  @Override
+  public int gatherOutbound(ByteBuffer[] dst, int offset) {
+    if (output == null || offset >= dst.length) {
+      return 0;
+    }
+    dst[offset] = output;
+    return 1;
+  }
+
+  @Override
+  public void written(long bytes) {
+    if (output != null && !output.hasRemaining()) {
+      output = null;
+    }
   }
 
   @Override
   public void refuse(Upgrade upgrade, int status, String reason) {
     upgrade.extensions().forEach(Extension::close);
     output = ServerHandshake.reject(status, reason).response();
-    mustClose = true;
+    upgraded = false;
+    shouldClose = true;
   }
 }

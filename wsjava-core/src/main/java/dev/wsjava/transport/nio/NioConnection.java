@@ -56,7 +56,6 @@ final class NioConnection extends Connection implements Selectable {
   private final Runnable flushTask = this::scheduledFlush;
 
   // Loop-thread state.
-  private ByteBuffer preamble;
   private boolean busy;
   private boolean flushAgain;
   private boolean closeRequested;
@@ -82,7 +81,6 @@ final class NioConnection extends Connection implements Selectable {
    * @param handler where events go
    * @param subprotocol the negotiated subprotocol, or null
    * @param extensions the negotiated extensions
-   * @param preamble bytes to write before any frame (the server's 101 response), or null
    * @param onSocketClosed run once on the loop after the socket closed
    */
   NioConnection(
@@ -95,7 +93,6 @@ final class NioConnection extends Connection implements Selectable {
       ConnectionHandler handler,
       String subprotocol,
       List<Extension> extensions,
-      ByteBuffer preamble,
       Consumer<NioConnection> onSocketClosed) {
     super(new Session(role, config.session(), extensions), handler, config, subprotocol, extensions);
     this.loop = loop;
@@ -106,7 +103,6 @@ final class NioConnection extends Connection implements Selectable {
     this.readSize = Math.max(config.readBufferSize(), io.minReadBuffer());
     this.remote = addressOf(channel, true);
     this.local = addressOf(channel, false);
-    this.preamble = preamble;
     this.onSocketClosed = onSocketClosed;
   }
 
@@ -119,8 +115,8 @@ final class NioConnection extends Connection implements Selectable {
   }
 
   /**
-   * Takes over the socket's key, reports the connection open, feeds the bytes that arrived with
-   * the handshake and writes the preamble. Loop thread only.
+   * Takes over the socket's key, reports the connection open and feeds the bytes that arrived with
+   * the handshake. Loop thread only.
    *
    * @param leftover bytes received after the handshake head, position to limit; consumed
    * @param afterOpen run right after the handler's {@code onOpen}, before any message, or null
@@ -331,15 +327,6 @@ final class NioConnection extends Connection implements Selectable {
     if (io.hasPendingOutput() && !io.flush()) {
       wantWrite(true);
       return;
-    }
-    if (preamble != null) {
-      ByteBuffer[] one = {preamble};
-      io.write(one, 0, 1);
-      if (preamble.hasRemaining() || io.hasPendingOutput()) {
-        wantWrite(true);
-        return;
-      }
-      preamble = null;
     }
     ByteBuffer[] gather = loop.gatherArray();
     while (true) {

@@ -265,7 +265,7 @@ public final class NioServer implements ServerTransport {
       ch.configureBlocking(false);
       ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
       EventLoop loop = group.next();
-      ServerUpgrade upgrade = new ServerUpgrade(this, loop, ch, newFront());
+      ServerUpgrade upgrade = new ServerUpgrade(this, loop, ch, newFront(System.nanoTime()));
       upgrading.add(upgrade);
       loop.execute(upgrade::start);
     } catch (IOException | RuntimeException e) {
@@ -278,9 +278,12 @@ public final class NioServer implements ServerTransport {
     }
   }
 
-  /** The one place that decides what a server connection speaks before the upgrade. */
-  private UpgradeFront newFront() {
-    return new HandshakeFront(handshakeConfig);
+  /**
+   * The one place that decides what a server connection speaks before the upgrade: today the
+   * bare WebSocket handshake; the HTTP front (plain routes, then upgrades) plugs in here.
+   */
+  private UpgradeFront newFront(long nowNanos) {
+    return new HandshakeFront(handshakeConfig, connectionConfig.handshakeTimeout(), nowNanos);
   }
 
   // ---- called by ServerUpgrade and NioConnection on their loops ----

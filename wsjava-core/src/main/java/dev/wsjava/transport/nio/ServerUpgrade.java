@@ -10,12 +10,14 @@ import java.net.SocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
+import java.util.Arrays;
 
 /**
- * One accepted socket before it is a WebSocket: the TLS handshake if configured, then the upgrade
- * request through the server's {@link UpgradeFront}, all within the handshake timeout. On success
- * it hands the socket, its key, its TLS state and the bytes that followed the request head to a new
- * {@link NioConnection}; on refusal it writes the error response and closes.
+ * One accepted socket before it is a WebSocket: the TLS handshake if configured, then whatever the
+ * server's {@link UpgradeFront} reads and answers, on the front's clock. When the front reports an
+ * accepted upgrade, the server's factory picks the handler; once the front's answers (the 101) are
+ * written, the socket, its key, its TLS state and the bytes that followed the request head go to a
+ * new {@link NioConnection}. A refusal, a timeout or a hang-up closes the socket.
  *
  * <p>Loop thread only.
  */
@@ -30,7 +32,10 @@ final class ServerUpgrade implements Selectable {
   private SelectionKey key;
   private Io io;
   private Timer timer;
-  private ByteBuffer out;
+  private long armedDeadline = Long.MAX_VALUE;
+  private Timer closeCap;
+  private UpgradeFront.Upgrade waiting;
+  private ConnectionHandler waitingHandler;
   private boolean done;
 
   ServerUpgrade(NioServer server, EventLoop loop, SocketChannel channel, UpgradeFront front) {
@@ -44,15 +49,15 @@ final class ServerUpgrade implements Selectable {
     return loop;
   }
 
-  /** Registers the socket and starts the handshake clock. */
+  /** Registers the socket and starts the front's clock. */
   void start() {
     try {
-      timer = loop.schedule(server.connectionConfig().handshakeTimeout(), this::close);
       key = loop.register(channel, SelectionKey.OP_READ, this);
       io =
           server.tls() == null
               ? new PlainIo(channel)
               : TlsIo.server(channel, server.tls(), loop.pool(), readSize());
+      rearm();
     } catch (IOException | RuntimeException e) {
       close();
     }
@@ -77,17 +82,16 @@ final class ServerUpgrade implements Selectable {
   }
 
   private void proceed() throws IOException {
-    if (done) {
+    if (done || !writeFront()) {
       return;
     }
-    if (out != null || io.hasPendingOutput()) {
-      if (!writePending()) {
-        return;
-      }
-      if (front.mustClose()) {
-        close();
-        return;
-      }
+    if (waiting != null) {
+      hand(waiting, waitingHandler);
+      return;
+    }
+    if (front.shouldClose()) {
+      close();
+      return;
     }
     for (int i = 0; i < MAX_READS && !done; i++) {
       ByteBuffer buf = loop.pool().acquire(Math.max(readSize(), io.minReadBuffer()));
@@ -100,20 +104,16 @@ final class ServerUpgrade implements Selectable {
         if (n == 0) {
           break;
         }
-        buf.flip();
-        UpgradeFront.Upgrade upgrade = front.receive(buf);
+        UpgradeFront.Upgrade upgrade = front.receive(buf.flip(), System.nanoTime());
         if (upgrade != null) {
-          upgrade(upgrade, buf);
+          upgraded(upgrade);
           return;
         }
-        ByteBuffer response = front.output();
-        if (response != null) {
-          out = response;
-          if (!writePending()) {
-            return;
-          }
+        if (!writeFront()) {
+          rearm();
+          return;
         }
-        if (front.mustClose()) {
+        if (front.shouldClose()) {
           close();
           return;
         }
@@ -122,40 +122,85 @@ final class ServerUpgrade implements Selectable {
       }
     }
     if (!done) {
-      interest();
+      rearm();
+      interest(false);
       if (io.hasBufferedInput()) {
         loop.execute(() -> ready(SelectionKey.OP_READ));
       }
     }
   }
 
-  /** Writes the pending response; false (and write interest) when the socket is full. */
-  private boolean writePending() throws IOException {
-    if (out != null) {
-      io.write(new ByteBuffer[] {out}, 0, 1);
-      if (!out.hasRemaining()) {
-        out = null;
+  /** Writes the front's queue; false (with write interest) while the socket cannot take it all. */
+  private boolean writeFront() throws IOException {
+    if (!io.flush()) {
+      interest(true);
+      return false;
+    }
+    ByteBuffer[] gather = loop.gatherArray();
+    while (front.hasOutbound()) {
+      int n = front.gatherOutbound(gather, 0);
+      long wrote;
+      try {
+        wrote = io.write(gather, 0, n);
+      } finally {
+        Arrays.fill(gather, 0, n, null);
+      }
+      front.written(wrote);
+      if (wrote == 0 || io.hasPendingOutput()) {
+        break;
       }
     }
-    if (!io.flush() || out != null) {
-      interest();
+    if (front.hasOutbound() || io.hasPendingOutput()) {
+      interest(true);
       return false;
     }
     return true;
   }
 
-  private void interest() {
-    boolean write = out != null || io.hasPendingOutput();
+  private void interest(boolean write) {
     key.interestOps(SelectionKey.OP_READ | (write ? SelectionKey.OP_WRITE : 0));
   }
 
-  private void upgrade(UpgradeFront.Upgrade upgrade, ByteBuffer leftover) throws IOException {
-    SocketAddress remote = null;
-    try {
-      remote = channel.getRemoteAddress();
-    } catch (IOException ignored) {
-      // unknown peer address: the factory gets null
+  /** Keeps one timer at the front's deadline. */
+  private void rearm() {
+    long deadline = front.deadlineNanos();
+    if (deadline == armedDeadline) {
+      return;
     }
+    if (timer != null) {
+      timer.cancel();
+      timer = null;
+    }
+    armedDeadline = deadline;
+    if (deadline != Long.MAX_VALUE) {
+      timer = loop.scheduleAt(deadline, this::timedOut);
+    }
+  }
+
+  private void timedOut() {
+    if (done) {
+      return;
+    }
+    armedDeadline = Long.MAX_VALUE;
+    timer = null;
+    front.onTimeout(System.nanoTime());
+    try {
+      if (writeFront() && front.shouldClose()) {
+        close();
+        return;
+      }
+    } catch (IOException e) {
+      close();
+      return;
+    }
+    if (front.shouldClose() && closeCap == null) {
+      // The answer cannot be written (the client does not read): do not wait for ever.
+      closeCap = loop.schedule(server.connectionConfig().closeTimeout(), this::close);
+    }
+    rearm();
+  }
+
+  private void upgraded(UpgradeFront.Upgrade upgrade) throws IOException {
     ConnectionHandler handler = null;
     int status = HttpStatus.NOT_FOUND;
     String refusal;
@@ -168,7 +213,7 @@ final class ServerUpgrade implements Selectable {
               upgrade.request(),
               upgrade.subprotocol(),
               upgrade.extensions().stream().map(Extension::name).toList(),
-              remote);
+              remoteAddress());
       try {
         handler = server.handlerFor(info);
         refusal = "no handler for " + info.target();
@@ -179,14 +224,41 @@ final class ServerUpgrade implements Selectable {
     }
     if (handler == null) {
       front.refuse(upgrade, status, refusal);
-      out = front.output();
-      if (writePending()) {
+      if (writeFront()) {
         close();
       }
       return;
     }
+    if (writeFront()) {
+      hand(upgrade, handler);
+      return;
+    }
+    // The 101 waits for the socket: keep the early frame bytes, which live in a pooled buffer.
+    ByteBuffer r = upgrade.received();
+    ByteBuffer copy = ByteBuffer.allocate(r.remaining()).put(r.duplicate()).flip();
+    waiting =
+        new UpgradeFront.Upgrade(
+            upgrade.request(), upgrade.subprotocol(), upgrade.extensions(), copy);
+    waitingHandler = handler;
+  }
+
+  private SocketAddress remoteAddress() {
+    try {
+      return channel.getRemoteAddress();
+    } catch (IOException e) {
+      return null;
+    }
+  }
+
+  /** Hands the socket over to a WebSocket connection; the front's answers are all written. */
+  private void hand(UpgradeFront.Upgrade upgrade, ConnectionHandler handler) {
     done = true;
-    timer.cancel();
+    cancelTimers();
+    ByteBuffer received = upgrade.received();
+    if (received.isReadOnly()) {
+      // The session unmasks in place.
+      received = ByteBuffer.allocate(received.remaining()).put(received).flip();
+    }
     NioConnection connection =
         new NioConnection(
             loop,
@@ -198,10 +270,18 @@ final class ServerUpgrade implements Selectable {
             handler,
             upgrade.subprotocol(),
             upgrade.extensions(),
-            upgrade.response(),
             server::connectionClosed);
     server.upgraded(this, connection);
-    connection.start(leftover, null);
+    connection.start(received, null);
+  }
+
+  private void cancelTimers() {
+    if (timer != null) {
+      timer.cancel();
+    }
+    if (closeCap != null) {
+      closeCap.cancel();
+    }
   }
 
   /** Closes the socket before any upgrade (timeout, refusal, error, hang-up); idempotent. */
@@ -210,8 +290,9 @@ final class ServerUpgrade implements Selectable {
       return;
     }
     done = true;
-    if (timer != null) {
-      timer.cancel();
+    cancelTimers();
+    if (waiting != null) {
+      waiting.extensions().forEach(Extension::close);
     }
     if (key != null) {
       key.cancel();

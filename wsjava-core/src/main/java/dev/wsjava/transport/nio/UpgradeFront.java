@@ -6,41 +6,73 @@ import java.nio.ByteBuffer;
 import java.util.List;
 
 /**
- * What a server connection speaks before it is a WebSocket: it reads the request, answers what it
- * answers, and reports an accepted upgrade. The transport only moves the bytes. Today {@link
- * HandshakeFront} (the upgrade alone); the HTTP front with plain routes plugs in here too, so
- * changing fronts touches {@link NioServer} in one place.
+ * What a server connection speaks before it is a WebSocket: fed the bytes that arrive, it queues
+ * its answers (a 101 response or an error) and reports an accepted upgrade; it keeps its own clock
+ * through {@link #deadlineNanos()}. The transport only moves the bytes and keeps the time. Today
+ * {@link HandshakeFront} (the upgrade alone); the HTTP front with plain routes has the same shape,
+ * so changing fronts touches {@link NioServer#newFront} only.
  *
  * <p>Not thread-safe: one connection, its loop's thread.
  */
 interface UpgradeFront {
 
   /**
-   * Feeds received bytes.
+   * Feeds received bytes; all of them are consumed.
    *
-   * @param in the bytes; consumed up to the end of the upgrade request's head, so what the client
-   *     sent after it stays in the buffer for the session
-   * @return the upgrade once accepted, or null (then see {@link #output()} and {@link #mustClose()})
+   * @param in the bytes
+   * @param nowNanos the current {@link System#nanoTime()}
+   * @return the upgrade once accepted (its 101 response is then queued), or null
    */
-  Upgrade receive(ByteBuffer in);
+  Upgrade receive(ByteBuffer in, long nowNanos);
 
   /**
-   * Returns bytes to write now (a response), once; the front forgets them.
+   * Returns when {@link #onTimeout} is due.
    *
-   * @return the bytes, or null when there are none
+   * @return a {@link System#nanoTime()} value, or {@link Long#MAX_VALUE} for none
    */
-  ByteBuffer output();
+  long deadlineNanos();
 
   /**
-   * Returns whether the connection must close once {@link #output()} is written.
+   * Acts on an expired deadline (queues an answer, or marks the connection to close).
    *
-   * @return true after a rejection
+   * @param nowNanos the current time
    */
-  boolean mustClose();
+  void onTimeout(long nowNanos);
 
   /**
-   * Refuses an upgrade the front accepted (the application declined it): queues an error response
-   * and marks the connection to close. The upgrade's extensions are closed.
+   * Returns whether the connection must close once the queue is written.
+   *
+   * @return true after a rejection, a timeout or a request to close
+   */
+  boolean shouldClose();
+
+  /**
+   * Returns whether bytes wait to be written.
+   *
+   * @return true while the queue is not empty
+   */
+  boolean hasOutbound();
+
+  /**
+   * Puts the queued buffers into {@code dst} for a gathering write.
+   *
+   * @param dst where to put them
+   * @param offset the first index to fill
+   * @return how many were put
+   */
+  int gatherOutbound(ByteBuffer[] dst, int offset);
+
+  /**
+   * Reports bytes written from the gathered buffers.
+   *
+   * @param bytes how many
+   */
+  void written(long bytes);
+
+  /**
+   * Refuses an upgrade the front accepted, because the application declined it, before any of its
+   * bytes were written: the front answers with {@code status} if it still can, and closes. The
+   * upgrade's extensions are closed.
    *
    * @param upgrade the accepted upgrade
    * @param status the HTTP status, 400 to 599
@@ -52,13 +84,14 @@ interface UpgradeFront {
    * An accepted upgrade.
    *
    * @param request the client's request head
-   * @param response the 101 response to write before any frame
    * @param subprotocol the chosen subprotocol, or null
    * @param extensions the negotiated extensions
+   * @param received the bytes that came after the request head: the session's first bytes, valid
+   *     until the next call to the front (the transport copies them if it must wait)
    */
   record Upgrade(
       HttpHead.Request request,
-      ByteBuffer response,
       String subprotocol,
-      List<Extension> extensions) {}
+      List<Extension> extensions,
+      ByteBuffer received) {}
 }

@@ -63,6 +63,11 @@ final class RawPeer implements AutoCloseable {
 
   /** Encodes one frame as this peer would send it (masked for a client). */
   byte[] frame(Opcode opcode, byte[] payload) {
+    return encode(masks, opcode, payload);
+  }
+
+  /** Encodes one final frame, masked with key 0x12345678 when {@code masks}. */
+  static byte[] encode(boolean masks, Opcode opcode, byte[] payload) {
     ByteBuffer b = ByteBuffer.allocate(FrameEncoder.headerLength(payload.length, masks) + payload.length);
     FrameEncoder.encode(b, true, 0, opcode, ByteBuffer.wrap(payload), masks, 0x12345678);
     return b.array();
