@@ -223,8 +223,8 @@ final class NioConnection extends Connection implements Selectable {
     } else if (closeRequested) {
       closeNow();
     } else {
-      if (flushAgain) {
-        flush();
+      if (flushAgain || io.hasPendingOutput()) {
+        flush(); // replies the read queued, or TLS records the engine wrapped while reading
       }
       if (!closed && !readPaused && io.hasBufferedInput()) {
         loop.execute(this::onReadable);

@@ -393,7 +393,15 @@ class NioServerTest {
       assertThat(serverSide.messages.size()).isLessThan(sent);
       get(serverSide.opened).pauseReading(false);
       for (int i = 0; i < sent; i++) {
-        assertThat(serverSide.next(WAIT).data()).hasSize(chunk.length);
+        int got = i;
+        int total = sent;
+        Events.Message m = serverSide.messages.poll(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        if (m == null) {
+          throw new AssertionError(
+              "message " + got + " of " + total + " missing; client queue " + c.queuedBytes()
+                  + ", server queue " + get(serverSide.opened).queuedBytes());
+        }
+        assertThat(m.data()).hasSize(chunk.length);
       }
       get(c.close(1000, ""));
       awaitNoConnections(server, client);
@@ -459,7 +467,7 @@ class NioServerTest {
 
   @Test
   void clientWaitsForTheServersFinAndClosesAfterTheCloseTimeout() throws Exception {
-    Duration closeTimeout = Duration.ofMillis(300);
+    Duration closeTimeout = Duration.ofSeconds(1);
     ConnectionConfig cc = withTimeouts(Duration.ofSeconds(5), Duration.ZERO, Duration.ZERO, closeTimeout);
     try (ServerSocket listener = new ServerSocket(0, 5, java.net.InetAddress.getLoopbackAddress());
         NioClient client = client(cc, ClientHandshakeConfig.defaults())) {
@@ -483,7 +491,7 @@ class NioServerTest {
         assertThat(c.closed().isDone()).as("still waiting for the server's FIN").isFalse();
         assertThat(server.readToEnd()).isZero();
         long elapsed = Duration.ofNanos(System.nanoTime() - start).toMillis();
-        assertThat(elapsed).isBetween(100L, 5000L);
+        assertThat(elapsed).isBetween(500L, 5000L);
         get(c.closed());
       }
       await("the client has no connection", () -> client.openConnections() == 0);
