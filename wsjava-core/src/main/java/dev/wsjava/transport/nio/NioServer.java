@@ -14,11 +14,8 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
@@ -183,35 +180,19 @@ public final class NioServer implements ServerTransport {
       } catch (RejectedExecutionException e) {
         closeServerChannel();
       }
+      // A connection handed over from its upgrade after this point closes itself (see upgraded).
       for (ServerUpgrade u : upgrading) {
         runOn(u, u::close);
       }
-      List<CompletableFuture<Void>> closing = new ArrayList<>();
       for (NioConnection c : connections) {
         c.close(CloseCode.GOING_AWAY, "server shutting down");
-        closing.add(c.closed());
       }
-      try {
-        CompletableFuture.allOf(closing.toArray(CompletableFuture[]::new))
-            .get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-      } catch (ExecutionException | TimeoutException e) {
-        // abort what is left
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
+      awaitNoConnections(deadline);
       connections.forEach(NioConnection::abort);
       upgrading.forEach(u -> runOn(u, u::close));
     }
     // Aborts run on the loops: give them a moment.
-    long until = Math.max(deadline, System.nanoTime() + TimeUnit.SECONDS.toNanos(1));
-    while (open.get() > 0 && System.nanoTime() - until < 0) {
-      try {
-        Thread.sleep(5);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        break;
-      }
-    }
+    awaitNoConnections(Math.max(deadline, System.nanoTime() + TimeUnit.SECONDS.toNanos(1)));
     if (ownGroup) {
       group.shutdown(EventLoopGroup.DEFAULT_SHUTDOWN_TIMEOUT);
     }
@@ -222,6 +203,17 @@ public final class NioServer implements ServerTransport {
   @Override
   public void close() {
     shutdown(DEFAULT_SHUTDOWN_GRACE);
+  }
+
+  private void awaitNoConnections(long deadline) {
+    while (open.get() > 0 && System.nanoTime() - deadline < 0) {
+      try {
+        Thread.sleep(5);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
   }
 
   private void runOn(ServerUpgrade u, Runnable r) {
@@ -304,9 +296,17 @@ public final class NioServer implements ServerTransport {
     return handlers.apply(info);
   }
 
+  /** Takes over the count of a connection whose upgrade completed; loop thread, before start. */
   void upgraded(ServerUpgrade from, NioConnection to) {
     connections.add(to);
     upgrading.remove(from);
+  }
+
+  /** Closes a connection that was handed over while a shutdown was starting; after its start. */
+  void afterStart(NioConnection c) {
+    if (shuttingDown.get()) {
+      c.close(CloseCode.GOING_AWAY, "server shutting down");
+    }
   }
 
   void upgradeClosed(ServerUpgrade u) {

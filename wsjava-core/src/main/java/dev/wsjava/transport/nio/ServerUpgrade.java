@@ -273,6 +273,7 @@ final class ServerUpgrade implements Selectable {
             server::connectionClosed);
     server.upgraded(this, connection);
     connection.start(received, null);
+    server.afterStart(connection);
   }
 
   private void cancelTimers() {

@@ -390,6 +390,8 @@ class NioServerTest {
         }
       }
       assertThat(pushedBack).as("the sender met backpressure").isTrue();
+      // Resume only once the handler has paused (it records its first message right after).
+      await("the server paused on its first message", () -> !serverSide.messages.isEmpty());
       assertThat(serverSide.messages.size()).isLessThan(sent);
       get(serverSide.opened).pauseReading(false);
       for (int i = 0; i < sent; i++) {
