@@ -240,7 +240,7 @@ class BlockingServerTest {
 
   @Test
   void cutsOffAClientThatSendsNothingAfterTheHandshakeTimeout() throws Exception {
-    ConnectionConfig config = withHandshakeTimeout(Duration.ofMillis(300));
+    ConnectionConfig config = Configs.handshakeTimeout(Duration.ofMillis(300));
     BlockingServer server = start(echoServer().connection(config));
     try (Socket idle = new Socket("127.0.0.1", server.port())) {
       idle.setSoTimeout(5000);
@@ -255,7 +255,7 @@ class BlockingServerTest {
 
   @Test
   void cutsOffATlsClientThatNeverSendsAClientHello() throws Exception {
-    ConnectionConfig config = withHandshakeTimeout(Duration.ofMillis(300));
+    ConnectionConfig config = Configs.handshakeTimeout(Duration.ofMillis(300));
     BlockingServer server = start(echoServer().tls(tls.server).connection(config));
     try (Socket idle = new Socket("127.0.0.1", server.port())) {
       idle.setSoTimeout(5000);
@@ -265,18 +265,6 @@ class BlockingServerTest {
       assertThat(elapsed).isBetween(250L, 3000L);
     }
     await(() -> server.openConnections() == 0, "the idle socket released");
-  }
-
-  static ConnectionConfig withHandshakeTimeout(Duration timeout) {
-    ConnectionConfig d = ConnectionConfig.DEFAULTS;
-    return new ConnectionConfig(
-        d.session(),
-        d.maxQueuedBytes(),
-        timeout,
-        d.idleTimeout(),
-        d.pingInterval(),
-        d.closeTimeout(),
-        d.readBufferSize());
   }
 
   @Test
