@@ -67,7 +67,9 @@ public final class BlockingClient {
   }
 
   /**
-   * Connects and upgrades, blocking until the connection is open or has failed.
+   * Connects and upgrades, blocking until the connection is open or has failed. The handler's
+   * {@code onOpen} runs on the calling thread before this returns; later events come on the
+   * connection's own thread.
    *
    * @param uri a {@code ws} or {@code wss} URI
    * @param handler receives the connection's events, on its own thread
@@ -134,7 +136,9 @@ public final class BlockingClient {
       }
       ByteBuffer rest = ByteBuffer.allocate(received.remaining()).put(received).flip();
       BlockingConnection opened = connection;
-      Thread.ofVirtual().name("wsjava-client").start(() -> opened.run(rest));
+      if (opened.reportOpen()) {
+        Thread.ofVirtual().name("wsjava-client").start(() -> opened.run(rest));
+      }
       return opened;
     } catch (HandshakeException e) {
       String message = "WebSocket handshake with " + uri + " failed: " + e.getMessage();

@@ -122,21 +122,36 @@ public final class BlockingConnection extends Connection {
   // Reading: the connection's own thread
 
   /**
-   * Runs the connection on the calling thread until its socket is closed: reports it open, feeds
-   * {@code first} (bytes that came with the handshake), then reads.
+   * Reports the connection open: {@code onOpen} runs on the calling thread, before any other
+   * event. Call once, before {@link #run}.
+   *
+   * @return false when the handler threw, which failed the connection
+   */
+  boolean reportOpen() {
+    try {
+      open();
+      return true;
+    } catch (RuntimeException | Error e) {
+      failOnce(e);
+      return false;
+    }
+  }
+
+  /**
+   * Runs the read loop on the calling thread until the socket is closed, starting with {@code
+   * first} (bytes that came with the handshake).
    *
    * @param first bytes received after the handshake head, possibly none
    */
   void run(ByteBuffer first) {
     try {
-      open();
       if (first.hasRemaining()) {
         received(first);
       }
       readLoop();
     } catch (IOException e) {
       if (!closing.get() && !sessionClosed()) {
-        failOnce(e);
+        failOnce(writeError != null ? writeError : e);
       }
     } catch (RuntimeException | Error e) { // a handler threw: nothing more can be trusted
       failOnce(e);
@@ -318,7 +333,7 @@ public final class BlockingConnection extends Connection {
 
   /**
    * A write failed. The read loop reports it, so that events stay on one thread: shutting the
-   * input down ends its read, and it finds the error waiting.
+   * input down ends its read (a reset socket fails it anyway), and it finds the error waiting.
    */
   private void writeFailed(IOException e) {
     if (closing.get() || sessionClosed()) {
@@ -328,8 +343,8 @@ public final class BlockingConnection extends Connection {
     writeError = e;
     try {
       raw.shutdownInput();
-    } catch (IOException alreadyClosed) {
-      closeSocket();
+    } catch (IOException notConnected) {
+      // the read fails on its own
     }
   }
 
@@ -383,6 +398,11 @@ public final class BlockingConnection extends Connection {
       released.accept(this);
       socketClosed();
     }
+  }
+
+  /** Whether the socket is closed or being closed. */
+  boolean socketClosing() {
+    return closing.get();
   }
 
   /** Whether the session ended with both close frames passed and nothing left to write. */

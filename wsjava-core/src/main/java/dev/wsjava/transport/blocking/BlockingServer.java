@@ -192,7 +192,7 @@ public final class BlockingServer implements AutoCloseable {
   // One connection, on its own virtual thread
 
   private void serve(Socket raw) {
-    long deadline = System.nanoTime() + connectionConfig.handshakeTimeout().toNanos();
+    long start = System.nanoTime();
     Alarm alarm = null;
     boolean upgraded = false;
     try {
@@ -201,30 +201,27 @@ public final class BlockingServer implements AutoCloseable {
       if (tls != null) {
         // The JDK's handshake reads many times; only an alarm bounds its total time.
         alarm = Alarm.after(connectionConfig.handshakeTimeout(), () -> closeQuietly(raw));
-        socket = Tls.server(tls, raw, millisLeft(deadline));
+        socket = Tls.server(tls, raw, millisLeft(start + handshakeNanos()));
       }
-      ServerFront front = new HandshakeFront(handshakeConfig);
+      ServerFront front = new HandshakeFront(handshakeConfig, start + handshakeNanos());
       InputStream in = socket.getInputStream();
       OutputStream out = socket.getOutputStream();
       byte[] buffer = new byte[HANDSHAKE_READ];
       while (true) {
         ServerFront.Step step;
-        ByteBuffer received = ByteBuffer.allocate(0);
-        int left = millisLeft(deadline);
-        int n;
         try {
+          int left = millisLeft(front.deadlineNanos());
           if (left <= 0) {
             throw new SocketTimeoutException();
           }
           socket.setSoTimeout(left);
-          n = in.read(buffer);
+          int n = in.read(buffer);
           if (n < 0) {
             return; // the client left
           }
-          received = ByteBuffer.wrap(buffer, 0, n);
-          step = front.receive(received);
+          step = front.receive(ByteBuffer.wrap(buffer, 0, n), System.nanoTime());
         } catch (SocketTimeoutException e) {
-          step = front.timeout();
+          step = front.timeout(System.nanoTime());
         }
         switch (step) {
           case null -> {}
@@ -239,7 +236,7 @@ public final class BlockingServer implements AutoCloseable {
               alarm.cancel();
             }
             upgraded = true;
-            upgrade(raw, socket, out, u.accepted(), copyOf(received));
+            upgrade(raw, socket, out, u);
             return;
           }
         }
@@ -257,10 +254,14 @@ public final class BlockingServer implements AutoCloseable {
     }
   }
 
+  private long handshakeNanos() {
+    return connectionConfig.handshakeTimeout().toNanos();
+  }
+
   /** Writes the 101 and runs the connection's read loop on this thread. */
-  private void upgrade(
-      Socket raw, Socket socket, OutputStream out, ServerHandshake.Accepted accepted, ByteBuffer rest)
+  private void upgrade(Socket raw, Socket socket, OutputStream out, ServerFront.Upgrade upgrade)
       throws IOException {
+    ServerHandshake.Accepted accepted = upgrade.accepted();
     List<Extension> extensions = accepted.extensions();
     HandshakeInfo info =
         new HandshakeInfo(
@@ -281,7 +282,7 @@ public final class BlockingServer implements AutoCloseable {
         write(out, ServerHandshake.reject(HttpStatus.NOT_FOUND, "no handler").response());
         return;
       }
-      write(out, accepted.response());
+      write(out, upgrade.response());
       connection =
           new BlockingConnection(
               raw,
@@ -299,16 +300,19 @@ public final class BlockingServer implements AutoCloseable {
       }
     }
     BlockingConnection c = connection;
+    if (!c.reportOpen()) {
+      return;
+    }
+    // Counted as open only once onOpen ran, so that shutdown never closes it unreported.
     connections.add(c);
     handshaking.remove(raw);
+    if (c.socketClosing()) {
+      connections.remove(c); // closed by its own onOpen, before it was counted
+    }
     if (stopping) {
       c.close(CloseCode.GOING_AWAY, "server shutting down");
     }
-    c.run(rest);
-  }
-
-  private static ByteBuffer copyOf(ByteBuffer rest) {
-    return ByteBuffer.allocate(rest.remaining()).put(rest).flip();
+    c.run(upgrade.received());
   }
 
   static void write(OutputStream out, ByteBuffer bytes) throws IOException {

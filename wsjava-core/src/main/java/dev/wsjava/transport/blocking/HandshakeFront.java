@@ -4,29 +4,44 @@ import dev.wsjava.handshake.ServerHandshake;
 import dev.wsjava.handshake.ServerHandshakeConfig;
 import java.nio.ByteBuffer;
 
-/** The front that knows only the upgrade: every request is a handshake (RFC 6455 §4.2). */
+/**
+ * The front that knows only the upgrade (RFC 6455 §4.2): the first request must be a handshake,
+ * complete before the handshake deadline.
+ */
 final class HandshakeFront implements ServerFront {
   /** 408 Request Timeout (RFC 9110 §15.5.9). */
   private static final int REQUEST_TIMEOUT = 408;
 
   private final ServerHandshake handshake;
+  private final long deadlineNanos;
 
-  HandshakeFront(ServerHandshakeConfig config) {
+  HandshakeFront(ServerHandshakeConfig config, long deadlineNanos) {
     this.handshake = new ServerHandshake(config);
+    this.deadlineNanos = deadlineNanos;
   }
 
   @Override
-  public Step receive(ByteBuffer in) {
+  public Step receive(ByteBuffer in, long nowNanos) {
     return switch (handshake.receive(in)) {
       case null -> null;
-      case ServerHandshake.Accepted accepted -> new Upgrade(accepted);
+      case ServerHandshake.Accepted accepted ->
+          new Upgrade(accepted, accepted.response(), copyOf(in));
       case ServerHandshake.Rejected rejected -> new Respond(rejected.response(), true);
     };
   }
 
   @Override
-  public Respond timeout() {
+  public long deadlineNanos() {
+    return deadlineNanos;
+  }
+
+  @Override
+  public Respond timeout(long nowNanos) {
     return new Respond(
         ServerHandshake.reject(REQUEST_TIMEOUT, "no complete request in time").response(), true);
+  }
+
+  private static ByteBuffer copyOf(ByteBuffer rest) {
+    return ByteBuffer.allocate(rest.remaining()).put(rest).flip();
   }
 }

@@ -280,6 +280,41 @@ class BlockingConnectionTest {
   }
 
   @Test
+  void aPeerThatResetsDuringALongWriteYieldsOneErrorAndOneClose() throws Exception {
+    BlockingQueue<Recorder> sides = new LinkedBlockingQueue<>();
+    BlockingServer server =
+        BlockingServer.builder()
+            .host("127.0.0.1")
+            .handlers(
+                info -> {
+                  Recorder r =
+                      new Recorder(false) {
+                        @Override
+                        public void onOpen(Connection c) {
+                          super.onOpen(c);
+                          // More than any socket buffer holds: the write blocks until the reset.
+                          c.sendMessage(Opcode.BINARY, ByteBuffer.allocate(16 << 20));
+                        }
+                      };
+                  sides.add(r);
+                  return r;
+                })
+            .start();
+    resources.add(server);
+    RawPeer peer = RawPeer.upgradedClient(server.port());
+    Recorder remote = sides.poll(5, TimeUnit.SECONDS);
+    remote.opened.get(5, TimeUnit.SECONDS);
+    Thread.sleep(100); // let the write fill the buffers and block
+    peer.socket.setSoLinger(true, 0);
+    peer.close(); // RST
+    assertThat(remote.close().code()).isEqualTo(CloseCode.ABNORMAL);
+    Thread.sleep(50);
+    assertThat(remote.errors).singleElement().isInstanceOf(java.io.IOException.class);
+    assertThat(remote.closes.get()).isEqualTo(1);
+    assertThat(server.openConnections()).isZero();
+  }
+
+  @Test
   void anAbortedConnectionReports1006Once() throws Exception {
     BlockingServer server = server(ConnectionConfig.DEFAULTS, true);
     Recorder client = Recorder.quiet();
