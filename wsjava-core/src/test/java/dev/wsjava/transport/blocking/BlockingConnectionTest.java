@@ -3,6 +3,7 @@ package dev.wsjava.transport.blocking;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.wsjava.protocol.CloseCode;
+import dev.wsjava.protocol.FrameEncoder;
 import dev.wsjava.protocol.Opcode;
 import dev.wsjava.protocol.ProtocolException;
 import dev.wsjava.transport.Connection;
@@ -16,14 +17,19 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.SplittableRandom;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** The connection's lifecycle on loopback: close codes, timers, misbehaving peers. */
 @Timeout(30)
@@ -70,6 +76,79 @@ class BlockingConnectionTest {
 
   static long millisSince(long startNanos) {
     return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Bytes split anywhere
+
+  static BlockingServer shared;
+
+  @BeforeAll
+  static void startSharedEchoServer() throws Exception {
+    shared = BlockingServer.builder().host("127.0.0.1").handlers(info -> Recorder.echo()).start();
+  }
+
+  @AfterAll
+  static void stopSharedEchoServer() throws Exception {
+    assertThat(shared.shutdown(Duration.ofSeconds(2))).isTrue();
+  }
+
+  /**
+   * A peer writes fragmented messages with pings between fragments, cut into TCP writes at random
+   * points: whatever the split, every message comes back whole (the read loop loses no byte).
+   */
+  @ParameterizedTest(name = "seed {0}")
+  @MethodSource("dev.wsjava.protocol.Seeds#fewer")
+  void messagesSurviveAnySplitIntoReads(long seed) throws Exception {
+    SplittableRandom random = new SplittableRandom(seed);
+    int count = 1 + random.nextInt(6);
+    List<byte[]> messages = new ArrayList<>();
+    ByteBuffer wire = ByteBuffer.allocate(1 << 20);
+    for (int m = 0; m < count; m++) {
+      byte[] message = new byte[random.nextInt(random.nextBoolean() ? 200 : 70_000)];
+      random.nextBytes(message);
+      messages.add(message);
+      int fragments = 1 + random.nextInt(Math.min(4, message.length + 1));
+      int at = 0;
+      for (int f = 0; f < fragments; f++) {
+        int end = f == fragments - 1 ? message.length : at + random.nextInt(message.length - at + 1);
+        Opcode op = f == 0 ? Opcode.BINARY : Opcode.CONTINUATION;
+        FrameEncoder.encode(
+            wire, f == fragments - 1, 0, op, message, at, end - at, true, random.nextInt());
+        if (random.nextInt(4) == 0) {
+          FrameEncoder.encode(wire, true, 0, Opcode.PING, new byte[0], 0, 0, true, random.nextInt());
+        }
+        at = end;
+      }
+    }
+    wire.flip();
+    try (RawPeer peer = RawPeer.upgradedClient(shared.port())) {
+      peer.socket.setTcpNoDelay(true);
+      Thread writer =
+          Thread.ofVirtual()
+              .start(
+                  () -> {
+                    try {
+                      while (wire.hasRemaining()) {
+                        int n = Math.min(wire.remaining(), 1 + random.nextInt(3000));
+                        byte[] piece = new byte[n];
+                        wire.get(piece);
+                        peer.write(piece);
+                      }
+                    } catch (java.io.IOException e) {
+                      throw new java.io.UncheckedIOException(e);
+                    }
+                  });
+      for (byte[] expected : messages) {
+        RawPeer.Frame frame = peer.readServerFrame();
+        while (frame.first() == 0x8a) { // the pongs answering the pings
+          frame = peer.readServerFrame();
+        }
+        assertThat(frame.first()).isEqualTo(0x82);
+        assertThat(frame.payload()).isEqualTo(expected);
+      }
+      writer.join();
+    }
   }
 
   // ---------------------------------------------------------------------------------------------

@@ -118,6 +118,34 @@ final class RawPeer implements AutoCloseable {
     return Hex.of(frame.toByteArray());
   }
 
+  /** An unmasked frame as read: its first byte (FIN, RSV, opcode) and its payload. */
+  record Frame(int first, byte[] payload) {}
+
+  /** Reads one unmasked frame (as a server sends them). */
+  Frame readServerFrame() throws IOException {
+    int first = in.read();
+    int second = in.read();
+    if (first < 0 || second < 0) {
+      throw new IOException("stream ended before a frame");
+    }
+    if ((second & 0x80) != 0) {
+      throw new IOException("a server frame is masked");
+    }
+    long length = second & 0x7f;
+    int extra = length == 126 ? 2 : length == 127 ? 8 : 0;
+    if (extra > 0) {
+      length = 0;
+      for (byte b : in.readNBytes(extra)) {
+        length = (length << 8) | (b & 0xff);
+      }
+    }
+    byte[] payload = in.readNBytes((int) length);
+    if (payload.length != length) {
+      throw new IOException("stream ended inside a frame");
+    }
+    return new Frame(first, payload);
+  }
+
   private int readByte(ByteArrayOutputStream into) throws IOException {
     int b = in.read();
     if (b < 0) {
