@@ -115,6 +115,8 @@ final class ChunkedDecoder {
     }
     if (b == '\r') {
       state = State.SIZE_LF;
+    } else if (b == '\n') {
+      throw bad("chunk-size line must end with CRLF, found a bare LF");
     } else if (b == ';' || b == ' ' || b == '\t') {
       state = State.EXTENSION;
       lineLength++;
