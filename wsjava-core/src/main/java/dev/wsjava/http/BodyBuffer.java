@@ -5,8 +5,8 @@ import java.util.Arrays;
 
 /**
  * A request body as it arrives (RFC 9112 §6), held whole for the handler. It grows as bytes come
- * instead of trusting an announced length, so a head that claims a large body pins no memory
- * before the body is sent. Not thread-safe.
+ * instead of trusting an announced length, so a head that claims a large body pins no memory before
+ * the body is sent. Not thread-safe.
  */
 final class BodyBuffer {
   private static final int INITIAL = 4 * 1024;

@@ -4,10 +4,10 @@ import dev.wsjava.handshake.HttpStatus;
 import java.nio.ByteBuffer;
 
 /**
- * Decodes a chunked request body incrementally (RFC 9112 §7.1): {@code chunk-size [chunk-ext]
- * CRLF chunk-data CRLF}, repeated, then {@code 0 CRLF}, a trailer section and CRLF. Fed bytes in
- * pieces of any size; it consumes exactly the chunked body, so a pipelined request after it stays
- * in the caller's buffer.
+ * Decodes a chunked request body incrementally (RFC 9112 §7.1): {@code chunk-size [chunk-ext] CRLF
+ * chunk-data CRLF}, repeated, then {@code 0 CRLF}, a trailer section and CRLF. Fed bytes in pieces
+ * of any size; it consumes exactly the chunked body, so a pipelined request after it stays in the
+ * caller's buffer.
  *
  * <p>As strict as the head parser: lines end in CRLF only, chunk extensions are skipped (§7.1.1)
  * but may hold no control other than HTAB and are bounded, and the trailer section is discarded

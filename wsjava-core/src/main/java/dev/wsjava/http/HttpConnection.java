@@ -15,9 +15,9 @@ import java.util.Objects;
 /**
  * RFC 9112 §9: one HTTP/1.1 connection of a server, without I/O. Fed the bytes that arrive, it
  * reads requests (heads with {@link HttpHeadParser}, bodies by {@code Content-Length} or chunked),
- * answers each through the {@link Router} in order, and queues the response bytes for the
- * transport to write. A WebSocket route hands the connection over: {@link #receive} returns a
- * {@link WebSocketUpgrade}, and the 101 response is queued.
+ * answers each through the {@link Router} in order, and queues the response bytes for the transport
+ * to write. A WebSocket route hands the connection over: {@link #receive} returns a {@link
+ * WebSocketUpgrade}, and the 101 response is queued.
  *
  * <p>Connection management (§9.3): HTTP/1.1 persists unless {@code Connection: close}; HTTP/1.0
  * only with {@code Connection: keep-alive}. Pipelined requests are answered in order (§9.3.2);
@@ -103,10 +103,10 @@ public final class HttpConnection<T> {
    * Feeds received bytes: reads and answers every request they complete.
    *
    * <p>Consumes all of {@code in}, except while more than {@link HttpLimits#maxQueuedBytes()}
-   * response bytes wait to be written: the next request is then left in {@code in}, to be fed
-   * again once {@link #written} has drained the queue. Bytes after an upgrade are not consumed
-   * from {@code in} either: they are copied into the upgrade. Once {@link #shouldClose()}, bytes
-   * are consumed and ignored.
+   * response bytes wait to be written: the next request is then left in {@code in}, to be fed again
+   * once {@link #written} has drained the queue. The bytes after an accepted upgrade request are
+   * copied into the {@link WebSocketUpgrade}. Once {@link #shouldClose()}, bytes are consumed and
+   * ignored.
    *
    * @param in the received bytes, position to limit
    * @param nowNanos the current time
@@ -148,8 +148,8 @@ public final class HttpConnection<T> {
   }
 
   /**
-   * Reports that the client closed its side of the stream. Responses already queued are still to
-   * be written; an unfinished request is dropped. Then {@link #shouldClose()}.
+   * Reports that the client closed its side of the stream. Responses already queued are still to be
+   * written; an unfinished request is dropped. Then {@link #shouldClose()}.
    */
   public void receiveEnd() {
     if (state == State.HEAD || state == State.BODY) {
@@ -171,22 +171,27 @@ public final class HttpConnection<T> {
     if (hosts > 1 || (hosts == 0 && head.minorVersion() >= 1)) {
       fail(
           HttpStatus.BAD_REQUEST,
-          "an HTTP/1.1 request must carry exactly one Host field, had " + hosts + " (RFC 9112 §3.2)",
+          "an HTTP/1.1 request must carry exactly one Host field, had "
+              + hosts
+              + " (RFC 9112 §3.2)",
           isHead);
       return;
     }
-    Router.Route<T> route = router.find(head.method(), request.path());
-    if (route instanceof Router.WebSocket<T> ws) {
-      upgrade(head, ws, in);
-      return;
+    switch (router.find(head.method(), request.path())) {
+      case Router.WebSocket<T> ws -> upgrade(head, ws, in);
+      case Router.Plain<T> plain -> serve(head, plain.handler(), in, now);
     }
-    handler = ((Router.Plain<T>) route).handler();
+  }
+
+  /** Reads the body of a request on a plain route, if it has one, then dispatches it. */
+  private void serve(HttpHead.Request head, HttpHandler routeHandler, ByteBuffer in, long now) {
+    handler = routeHandler;
     keepAlive = persists(head);
     long length;
     try {
       length = bodyLength(head);
     } catch (RequestException e) {
-      fail(e.status(), e.getMessage(), isHead);
+      fail(e.status(), e.getMessage(), isHead(request));
       return;
     }
     if (length == 0) {
@@ -245,7 +250,8 @@ public final class HttpConnection<T> {
       }
       if (codings.size() > 1) {
         throw new RequestException(
-            501, "only the chunked transfer coding is implemented, was " + codings + " (RFC 9112 §6.1)");
+            501,
+            "only the chunked transfer coding is implemented, was " + codings + " (RFC 9112 §6.1)");
       }
       return -1;
     }
@@ -396,10 +402,10 @@ public final class HttpConnection<T> {
   }
 
   /**
-   * Acts on an expired deadline: a request still being received is answered 408 (RFC 9110
-   * §15.5.9) and the connection closes; a connection waiting for a request with nothing received
-   * closes silently (RFC 9112 §9.5), unless answers are still being written, in which case the idle
-   * clock restarts. Does nothing before the deadline.
+   * Acts on an expired deadline: a request still being received is answered 408 (RFC 9110 §15.5.9)
+   * and the connection closes; a connection waiting for a request with nothing received closes
+   * silently (RFC 9112 §9.5), unless answers are still being written, in which case the idle clock
+   * restarts. Does nothing before the deadline.
    *
    * @param nowNanos the current time
    */
@@ -421,9 +427,9 @@ public final class HttpConnection<T> {
   // State
 
   /**
-   * Returns whether the transport should close the connection once {@link #hasOutbound()} is
-   * false: an error was answered, a request asked to close, the request limit was reached, the
-   * client ended its stream, or the connection was idle too long.
+   * Returns whether the transport should close the connection once {@link #hasOutbound()} is false:
+   * an error was answered, a request asked to close, the request limit was reached, the client
+   * ended its stream, or the connection was idle too long.
    *
    * @return true once no more requests will be read
    */

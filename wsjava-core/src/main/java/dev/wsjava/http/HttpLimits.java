@@ -120,7 +120,12 @@ public record HttpLimits(
    */
   public HttpLimits withMaxBodySize(int bytes) {
     return new HttpLimits(
-        head, bytes, maxRequestsPerConnection, requestTimeoutNanos, idleTimeoutNanos, maxQueuedBytes);
+        head,
+        bytes,
+        maxRequestsPerConnection,
+        requestTimeoutNanos,
+        idleTimeoutNanos,
+        maxQueuedBytes);
   }
 
   /**

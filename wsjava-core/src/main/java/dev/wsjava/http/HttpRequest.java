@@ -128,8 +128,8 @@ public final class HttpRequest {
   /**
    * Returns the query of the target, without its {@code ?}.
    *
-   * @return for example {@code q=ws}; empty for a target ending in {@code ?}; {@code null} when
-   *     the target has no {@code ?}
+   * @return for example {@code q=ws}; empty for a target ending in {@code ?}; {@code null} when the
+   *     target has no {@code ?}
    */
   public String query() {
     return query;

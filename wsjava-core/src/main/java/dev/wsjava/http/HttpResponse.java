@@ -161,7 +161,8 @@ public final class HttpResponse {
       throw new IllegalArgumentException(
           "header " + name + " is written from the response itself and may not be added");
     }
-    return new HttpResponse(status, contentType, headers.toBuilder().add(name, value).build(), body);
+    return new HttpResponse(
+        status, contentType, headers.toBuilder().add(name, value).build(), body);
   }
 
   /**
@@ -216,7 +217,12 @@ public final class HttpResponse {
    */
   @Override
   public String toString() {
-    return status + " " + HttpStatus.reasonPhrase(status) + " (" + body.remaining() + " body bytes)";
+    return status
+        + " "
+        + HttpStatus.reasonPhrase(status)
+        + " ("
+        + body.remaining()
+        + " body bytes)";
   }
 
   private static ByteBuffer utf8(String text) {

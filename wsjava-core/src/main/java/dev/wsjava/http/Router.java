@@ -20,8 +20,8 @@ import java.util.Objects;
  * <p>Built once with a {@link Builder}, then immutable and thread-safe: one router serves every
  * connection. The handlers it holds must be thread-safe too.
  *
- * @param <T> what the transport needs for a WebSocket route (for example the listener factory);
- *     the router only carries it
+ * @param <T> what the transport needs for a WebSocket route (for example the listener factory); the
+ *     router only carries it
  */
 public final class Router<T> {
   private static final HttpHandler NOT_FOUND = request -> HttpResponse.notFound();
@@ -67,7 +67,8 @@ public final class Router<T> {
     for (StaticFiles f : b.statics) {
       mounts.add(new StaticMount<>(f, new Plain<>(f), new Plain<>(request -> staticRefusal)));
     }
-    mounts.sort(Comparator.comparingInt((StaticMount<T> m) -> m.files().prefix().length()).reversed());
+    mounts.sort(
+        Comparator.comparingInt((StaticMount<T> m) -> m.files().prefix().length()).reversed());
     this.statics = List.copyOf(mounts);
   }
 
@@ -82,8 +83,8 @@ public final class Router<T> {
   }
 
   /**
-   * Finds what answers a request. Never null: an unknown path yields a handler that answers 404,
-   * a known path with another method one that answers 405.
+   * Finds what answers a request. Never null: an unknown path yields a handler that answers 404, a
+   * known path with another method one that answers 405.
    *
    * @param method the request method, case-sensitive
    * @param path the request path as in {@link HttpRequest#path()}

@@ -20,15 +20,17 @@ import java.util.Map;
  * of the path after the prefix is percent-decoded (RFC 3986 §2.1) as UTF-8 and must name a file
  * inside the directory: a {@code .} or {@code ..} segment (also encoded, {@code %2e%2e}), an empty
  * segment (so no absolute path), a backslash, a colon or a NUL is answered 404 before the file
- * system is asked ({@code %2F} decodes to a separator like {@code /}), and a file whose real path (symbolic links followed) leaves the directory is
- * answered 404 too. A directory is served by its {@code index.html}; asked for without a trailing
- * slash it is redirected (301) to the path with one, so that relative links in the page resolve.
- * The content type follows the file name's extension.
+ * system is asked ({@code %2F} decodes to a separator like {@code /}), and a file whose real path
+ * (symbolic links followed) leaves the directory is answered 404 too. A directory is served by its
+ * {@code index.html}; asked for without a trailing slash it is redirected (301) to the path with
+ * one, so that relative links in the page resolve. The content type follows the file name's
+ * extension.
  *
  * <p>Files are read whole on the calling thread. Immutable and thread-safe.
  */
 final class StaticFiles implements HttpHandler {
   private static final String OCTET_STREAM = "application/octet-stream";
+
   /** The largest array the JVM reliably allocates. */
   private static final long MAX_FILE = Integer.MAX_VALUE - 8;
 

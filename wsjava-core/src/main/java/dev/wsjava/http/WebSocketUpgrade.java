@@ -5,11 +5,11 @@ import java.nio.ByteBuffer;
 import java.util.Objects;
 
 /**
- * An accepted WebSocket upgrade (RFC 6455 §4.2.2, RFC 9110 §7.8): the HTTP connection ends here
- * and the bytes that follow are frames. Its 101 response is already queued on the {@link
- * HttpConnection}; the transport writes that, then hands the connection to a WebSocket session
- * made from the handshake's extensions and the route's data, and feeds the session {@link
- * #received()} first.
+ * An accepted WebSocket upgrade (RFC 6455 §4.2.2, RFC 9110 §7.8): the HTTP connection ends here and
+ * the bytes that follow are frames. Its 101 response is already queued on the {@link
+ * HttpConnection}; the transport writes that, then hands the connection to a WebSocket session made
+ * from the handshake's extensions and the route's data, and feeds the session {@link #received()}
+ * first.
  *
  * @param <T> the WebSocket route data type
  * @param handshake the accepted handshake: request, subprotocol, extensions (which the transport

@@ -15,8 +15,13 @@ class ChunkedDecoderTest {
 
   /** Three chunks, an extension, a trailer field; "NEXT" is the following request. */
   static final String WIRE =
-      "4\r\nWiki\r\n" + "5;lang=\"en\"\r\npedia\r\n" + "E\r\n in\r\n\r\nchunks.\r\n" + "0\r\n"
-          + "Expires: never\r\n" + "\r\n" + "NEXT";
+      "4\r\nWiki\r\n"
+          + "5;lang=\"en\"\r\npedia\r\n"
+          + "E\r\n in\r\n\r\nchunks.\r\n"
+          + "0\r\n"
+          + "Expires: never\r\n"
+          + "\r\n"
+          + "NEXT";
 
   static final String BODY = "Wikipedia in\r\n\r\nchunks.";
 
@@ -76,8 +81,7 @@ class ChunkedDecoderTest {
   void malformedChunksAre400(String name, String wire, String reason) {
     String bytes = wire.replace("\\r", "\r").replace("\\n", "\n").replace("\\u0001", "\u0001");
     assertThatThrownBy(() -> new ChunkedDecoder(1024).decode(buffer(bytes), new BodyBuffer(100)))
-        .isInstanceOfSatisfying(
-            RequestException.class, e -> assertThat(e.status()).isEqualTo(400))
+        .isInstanceOfSatisfying(RequestException.class, e -> assertThat(e.status()).isEqualTo(400))
         .hasMessageContaining(reason);
   }
 
@@ -86,8 +90,7 @@ class ChunkedDecoderTest {
     BodyBuffer body = new BodyBuffer(10);
     // 0x10 = 16 bytes announced, no data sent yet.
     assertThatThrownBy(() -> new ChunkedDecoder(1024).decode(buffer("4\r\nabcd\r\n10"), body))
-        .isInstanceOfSatisfying(
-            RequestException.class, e -> assertThat(e.status()).isEqualTo(413));
+        .isInstanceOfSatisfying(RequestException.class, e -> assertThat(e.status()).isEqualTo(413));
   }
 
   @Test
@@ -95,8 +98,7 @@ class ChunkedDecoderTest {
     String size = "f".repeat(40);
     assertThatThrownBy(
             () -> new ChunkedDecoder(1024).decode(buffer(size), new BodyBuffer(Integer.MAX_VALUE)))
-        .isInstanceOfSatisfying(
-            RequestException.class, e -> assertThat(e.status()).isEqualTo(413));
+        .isInstanceOfSatisfying(RequestException.class, e -> assertThat(e.status()).isEqualTo(413));
   }
 
   @Test
@@ -109,8 +111,8 @@ class ChunkedDecoderTest {
   @Test
   void aTrailerSectionOverItsLimitIs431() {
     assertThatThrownBy(
-            () -> new ChunkedDecoder(8).decode(buffer("0\r\nX-Long: 123456\r\n"), new BodyBuffer(1)))
-        .isInstanceOfSatisfying(
-            RequestException.class, e -> assertThat(e.status()).isEqualTo(431));
+            () ->
+                new ChunkedDecoder(8).decode(buffer("0\r\nX-Long: 123456\r\n"), new BodyBuffer(1)))
+        .isInstanceOfSatisfying(RequestException.class, e -> assertThat(e.status()).isEqualTo(431));
   }
 }

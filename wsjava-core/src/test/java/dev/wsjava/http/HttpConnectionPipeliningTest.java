@@ -32,11 +32,18 @@ class HttpConnectionPipeliningTest {
       HELLO
           + echoed("ab\r\n\r\nc")
           + echoed("GET / HTTP/1.1\r\nHost: a\r\n\r\n")
-          + "HTTP/1.1 200 OK\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: 5\r\n\r\n"
-          + "HTTP/1.1 404 Not Found\r\nContent-Type: text/plain; charset=utf-8\r\n"
-          + "Content-Length: 14\r\n\r\n404 Not Found\n"
-          + "HTTP/1.1 200 OK\r\nConnection: keep-alive\r\nContent-Type: text/plain; charset=utf-8\r\n"
-          + "Content-Length: 5\r\n\r\nhello";
+          + "HTTP/1.1 200 OK\r\n"
+          + "Content-Type: text/plain; charset=utf-8\r\n"
+          + "Content-Length: 5\r\n\r\n"
+          + "HTTP/1.1 404 Not Found\r\n"
+          + "Content-Type: text/plain; charset=utf-8\r\n"
+          + "Content-Length: 14\r\n\r\n"
+          + "404 Not Found\n"
+          + "HTTP/1.1 200 OK\r\n"
+          + "Connection: keep-alive\r\n"
+          + "Content-Type: text/plain; charset=utf-8\r\n"
+          + "Content-Length: 5\r\n\r\n"
+          + "hello";
 
   static String echoed(String body) {
     return "HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nContent-Length: "
@@ -87,18 +94,24 @@ class HttpConnectionPipeliningTest {
       case 1 -> {
         return new Exchange(
             "HEAD / HTTP/1.1\r\nHost: a\r\n\r\n",
-            "HTTP/1.1 200 OK\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: 5\r\n\r\n");
+            "HTTP/1.1 200 OK\r\n"
+                + "Content-Type: text/plain; charset=utf-8\r\n"
+                + "Content-Length: 5\r\n\r\n");
       }
       case 2 -> {
         String body = randomBody(r);
         return new Exchange(
-            "POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: " + body.length() + "\r\n\r\n" + body,
+            "POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: "
+                + body.length()
+                + "\r\n\r\n"
+                + body,
             echoed(body));
       }
       case 3 -> {
         String body = randomBody(r);
         StringBuilder sb =
-            new StringBuilder("POST /echo HTTP/1.1\r\nTransfer-Encoding: chunked\r\nHost: a\r\n\r\n");
+            new StringBuilder(
+                "POST /echo HTTP/1.1\r\nTransfer-Encoding: chunked\r\nHost: a\r\n\r\n");
         int at = 0;
         while (at < body.length()) {
           int n = Math.min(body.length() - at, 1 + r.nextInt(100));
@@ -144,7 +157,8 @@ class HttpConnectionPipeliningTest {
       expected.append(e.response());
     }
     byte[] wire = bytes(requests.toString());
-    boolean direct = r.nextBoolean(); // the head parser then holds bytes instead of scanning in place
+    boolean direct =
+        r.nextBoolean(); // the head parser then holds bytes instead of scanning in place
     HttpConnection<String> c = connection();
     StringBuilder out = new StringBuilder();
     int maxPiece = r.nextInt(3) == 0 ? 1 + r.nextInt(8) : 1 + r.nextInt(wire.length);

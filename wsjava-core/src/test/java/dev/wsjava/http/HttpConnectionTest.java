@@ -198,14 +198,13 @@ class HttpConnectionTest {
     return Stream.of(
         arguments("no Host in HTTP/1.1", "GET / HTTP/1.1\r\n\r\n", "exactly one Host"),
         arguments(
-            "two Host fields",
-            "GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n",
-            "exactly one Host"),
+            "two Host fields", "GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", "exactly one Host"),
         arguments("a fragment in the target", "GET /#top HTTP/1.1\r\nHost: a\r\n\r\n", "fragment"),
         arguments("authority-form", "GET a.example:80 HTTP/1.1\r\nHost: a\r\n\r\n", "origin-form"),
         arguments("Content-Length signed", post + "Content-Length: +5\r\n\r\n", "must be digits"),
         arguments("Content-Length empty", post + "Content-Length: \r\n\r\n", "one number"),
-        arguments("Content-Length values differ", post + "Content-Length: 5, 6\r\n\r\n", "one number"),
+        arguments(
+            "Content-Length values differ", post + "Content-Length: 5, 6\r\n\r\n", "one number"),
         arguments(
             "Content-Length and Transfer-Encoding",
             post + "Content-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n",
@@ -236,8 +235,7 @@ class HttpConnectionTest {
   @Test
   void aTransferCodingOtherThanChunkedIs501() {
     assertThat(
-            exchange(
-                "POST /echo HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: gzip, chunked\r\n\r\n"))
+            exchange("POST /echo HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: gzip, chunked\r\n\r\n"))
         .isEqualTo(errorPage("HTTP/1.1 501 Not Implemented", 20, "501 Not Implemented\n"));
     assertThat(c.shouldClose()).isTrue();
   }
@@ -257,7 +255,9 @@ class HttpConnectionTest {
   void aContentLengthTooLargeForALongIs413() {
     assertThat(
             exchange(
-                "POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 99999999999999999999999\r\n\r\n"))
+                "POST /echo HTTP/1.1\r\n"
+                    + "Host: a\r\n"
+                    + "Content-Length: 99999999999999999999999\r\n\r\n"))
         .startsWith("HTTP/1.1 413 Content Too Large\r\nConnection: close\r\n");
   }
 
@@ -275,7 +275,8 @@ class HttpConnectionTest {
   void tooManyHeaderFieldsIs431() {
     HttpConnection<String> strict =
         new HttpConnection<>(
-            ROUTER, HttpLimits.defaults().withHead(HttpHeadLimits.defaults().withMaxHeaderCount(2)),
+            ROUTER,
+            HttpLimits.defaults().withHead(HttpHeadLimits.defaults().withMaxHeaderCount(2)),
             0);
     assertThat(exchange(strict, "GET / HTTP/1.1\r\nHost: a\r\nA: 1\r\nB: 2\r\n\r\n"))
         .isEqualTo(
@@ -290,7 +291,8 @@ class HttpConnectionTest {
   void aHeadOverItsSizeIs431WithoutWaitingForItsEnd() {
     HttpConnection<String> strict =
         new HttpConnection<>(
-            ROUTER, HttpLimits.defaults().withHead(HttpHeadLimits.defaults().withMaxHeadSize(64)),
+            ROUTER,
+            HttpLimits.defaults().withHead(HttpHeadLimits.defaults().withMaxHeadSize(64)),
             0);
     String out = exchange(strict, "GET / HTTP/1.1\r\nHost: a\r\nCookie: " + "x".repeat(64));
     assertThat(out).startsWith("HTTP/1.1 431 Request Header Fields Too Large\r\nConnection: close");
@@ -369,7 +371,9 @@ class HttpConnectionTest {
     strict.receive(in, 0);
     assertThat(in.remaining()).as("the second request is left unread").isEqualTo(GET.length());
     strict.receive(in, 0);
-    assertThat(in.remaining()).as("still unread while the answer is queued").isEqualTo(GET.length());
+    assertThat(in.remaining())
+        .as("still unread while the answer is queued")
+        .isEqualTo(GET.length());
     assertThat(drain(strict)).isEqualTo(HELLO);
     strict.receive(in, 0);
     assertThat(in.hasRemaining()).isFalse();

@@ -187,7 +187,8 @@ class HttpConnectionUpgradeTest {
             .build();
     HttpConnection<String> conn = new HttpConnection<>(router, HttpLimits.defaults(), 0);
     assertThat(conn.receive(buffer(UPGRADE), 0)).isNull();
-    assertThat(drain(conn)).startsWith("HTTP/1.1 500 Internal Server Error\r\nConnection: close\r\n");
+    assertThat(drain(conn))
+        .startsWith("HTTP/1.1 500 Internal Server Error\r\nConnection: close\r\n");
     assertThat(conn.handlerFailure()).hasMessage("policy store down");
   }
 

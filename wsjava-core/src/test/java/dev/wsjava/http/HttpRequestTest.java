@@ -9,10 +9,10 @@ import dev.wsjava.handshake.HttpHead;
 import dev.wsjava.handshake.HttpHeadLimits;
 import dev.wsjava.handshake.HttpHeadParser;
 import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 
 class HttpRequestTest {
 

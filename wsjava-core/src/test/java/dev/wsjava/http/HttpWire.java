@@ -52,8 +52,7 @@ final class HttpWire {
 
   /** Parses a request head, for tests that call a router or handler directly. */
   static HttpRequest request(String head) throws Exception {
-    HttpHead.Request h =
-        HttpHeadParser.forRequests(HttpHeadLimits.defaults()).parse(buffer(head));
+    HttpHead.Request h = HttpHeadParser.forRequests(HttpHeadLimits.defaults()).parse(buffer(head));
     return HttpRequest.of(h, new byte[0]);
   }
 

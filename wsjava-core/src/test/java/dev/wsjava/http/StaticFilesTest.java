@@ -17,8 +17,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Static files through a router: content and type, index pages, and every way out of the
- * directory answered 404. The layout under the temporary directory:
+ * Static files through a router: content and type, index pages, and every way out of the directory
+ * answered 404. The layout under the temporary directory:
  *
  * <pre>
  * secret.txt                 outside the served directory
