@@ -1,6 +1,5 @@
 package dev.wsjava.http;
 
-import dev.wsjava.handshake.Headers;
 import dev.wsjava.handshake.HttpHead;
 import dev.wsjava.handshake.HttpHeadException;
 import dev.wsjava.handshake.HttpHeadParser;
@@ -8,8 +7,6 @@ import dev.wsjava.handshake.HttpStatus;
 import dev.wsjava.handshake.ServerHandshake;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayDeque;
-import java.util.List;
 import java.util.Objects;
 
 /**
@@ -60,9 +57,7 @@ public final class HttpConnection<T> {
   private final Router<T> router;
   private final HttpLimits limits;
   private final HttpHeadParser<HttpHead.Request> parser;
-  private final ArrayDeque<ByteBuffer> outbound = new ArrayDeque<>();
-  private long outboundBytes;
-  private long outboundTotal;
+  private final ResponseQueue outbound = new ResponseQueue();
 
   private State state = State.HEAD;
   private int requestCount;
@@ -120,7 +115,7 @@ public final class HttpConnection<T> {
     while (in.hasRemaining() && (state == State.HEAD || state == State.BODY)) {
       if (state == State.HEAD) {
         if (!requestStarted) {
-          if (outboundBytes > limits.maxQueuedBytes()) {
+          if (outbound.queuedBytes() > limits.maxQueuedBytes()) {
             return null; // the client is not reading its answers: leave the next request unread
           }
           requestStarted = true;
@@ -189,7 +184,7 @@ public final class HttpConnection<T> {
     keepAlive = persists(head);
     long length;
     try {
-      length = bodyLength(head);
+      length = BodyLength.of(head, limits.maxBodySize());
     } catch (RequestException e) {
       fail(e.status(), e.getMessage(), isHead(request));
       return;
@@ -199,8 +194,8 @@ public final class HttpConnection<T> {
       return;
     }
     state = State.BODY;
-    chunked = length < 0 ? new ChunkedDecoder(limits.head().maxHeadSize()) : null;
-    body = new BodyBuffer(length < 0 ? limits.maxBodySize() : (int) length);
+    chunked = length == BodyLength.CHUNKED ? new ChunkedDecoder(limits.head().maxHeadSize()) : null;
+    body = new BodyBuffer(length == BodyLength.CHUNKED ? limits.maxBodySize() : (int) length);
     bodyRemaining = length;
     if (head.minorVersion() >= 1
         && head.headers().containsToken("Expect", "100-continue")
@@ -219,72 +214,6 @@ public final class HttpConnection<T> {
     return persists && requestCount < limits.maxRequestsPerConnection();
   }
 
-  /**
-   * Returns the body length the head announces (RFC 9112 §6.3): -1 for chunked, else the {@code
-   * Content-Length}, else 0 (a request without either has no body).
-   */
-  private long bodyLength(HttpHead.Request head) throws RequestException {
-    Headers h = head.headers();
-    if (h.contains("Transfer-Encoding")) {
-      if (head.minorVersion() == 0) {
-        throw new RequestException(
-            HttpStatus.BAD_REQUEST,
-            "Transfer-Encoding in an HTTP/1.0 request: its framing is faulty (RFC 9112 §6.1)");
-      }
-      if (h.contains("Content-Length")) {
-        throw new RequestException(
-            HttpStatus.BAD_REQUEST,
-            "both Transfer-Encoding and Content-Length: a request smuggling pattern"
-                + " (RFC 9112 §6.3)");
-      }
-      List<String> codings = h.tokens("Transfer-Encoding");
-      for (int i = 0; i < codings.size(); i++) {
-        boolean chunkedCoding = codings.get(i).equalsIgnoreCase("chunked");
-        if (chunkedCoding != (i == codings.size() - 1)) {
-          throw new RequestException(
-              HttpStatus.BAD_REQUEST,
-              "chunked must be the final transfer coding, applied once, was "
-                  + codings
-                  + " (RFC 9112 §6.1, §6.3)");
-        }
-      }
-      if (codings.size() > 1) {
-        throw new RequestException(
-            501,
-            "only the chunked transfer coding is implemented, was " + codings + " (RFC 9112 §6.1)");
-      }
-      return -1;
-    }
-    if (!h.contains("Content-Length")) {
-      return 0;
-    }
-    List<String> values = h.tokens("Content-Length");
-    if (values.isEmpty() || !values.stream().allMatch(values.get(0)::equals)) {
-      throw new RequestException(
-          HttpStatus.BAD_REQUEST,
-          "Content-Length must be one number, was " + h.all("Content-Length") + " (RFC 9112 §6.3)");
-    }
-    String value = values.get(0);
-    for (int i = 0; i < value.length(); i++) {
-      if (value.charAt(i) < '0' || value.charAt(i) > '9') {
-        throw new RequestException(
-            HttpStatus.BAD_REQUEST,
-            "Content-Length must be digits, was \"" + value + "\" (RFC 9110 §8.6)");
-      }
-    }
-    String digits = value.replaceFirst("^0+(?=.)", "");
-    if (digits.length() > 10 || Long.parseLong(digits) > limits.maxBodySize()) {
-      throw new RequestException(
-          413,
-          "a body of "
-              + value
-              + " bytes is over the limit of "
-              + limits.maxBodySize()
-              + " (RFC 9110 §15.5.14)");
-    }
-    return Long.parseLong(digits);
-  }
-
   private void readBody(ByteBuffer in, long now) {
     boolean done;
     try {
@@ -297,7 +226,7 @@ public final class HttpConnection<T> {
         done = bodyRemaining == 0;
       }
     } catch (RequestException e) {
-      fail(e.status(), e.getMessage(), request.method().equals("HEAD"));
+      fail(e.status(), e.getMessage(), isHead(request));
       return;
     }
     if (done) {
@@ -477,11 +406,7 @@ public final class HttpConnection<T> {
   // Bytes to write
 
   private void queue(ByteBuffer b) {
-    if (b.hasRemaining()) {
-      outbound.addLast(b);
-      outboundBytes += b.remaining();
-      outboundTotal += b.remaining();
-    }
+    outbound.add(b);
   }
 
   /**
@@ -499,7 +424,7 @@ public final class HttpConnection<T> {
    * @return queued bytes not yet reported written
    */
   public long outboundBytes() {
-    return outboundBytes;
+    return outbound.queuedBytes();
   }
 
   /**
@@ -508,7 +433,7 @@ public final class HttpConnection<T> {
    * @return the running total of queued bytes
    */
   public long outboundTotal() {
-    return outboundTotal;
+    return outbound.queuedTotal();
   }
 
   /**
@@ -520,14 +445,7 @@ public final class HttpConnection<T> {
    * @return how many buffers were put
    */
   public int gatherOutbound(ByteBuffer[] dst, int offset) {
-    int i = offset;
-    for (ByteBuffer b : outbound) {
-      if (i == dst.length) {
-        break;
-      }
-      dst[i++] = b;
-    }
-    return i - offset;
+    return outbound.gather(dst, offset);
   }
 
   /**
@@ -536,10 +454,6 @@ public final class HttpConnection<T> {
    * @param bytes how many bytes the write took
    */
   public void written(long bytes) {
-    outboundBytes -= bytes;
-    ByteBuffer head;
-    while ((head = outbound.peekFirst()) != null && !head.hasRemaining()) {
-      outbound.pollFirst();
-    }
+    outbound.written(bytes);
   }
 }

@@ -202,7 +202,9 @@ public final class Router<T> {
      *
      * @param path the exact path, starting with {@code /}
      * @param data what the transport needs to serve the route
-     * @param config origin policy, subprotocols and extensions of this route
+     * @param config origin policy, subprotocols, extensions and extra 101 fields of this route; its
+     *     head limits are not used, since the connection read the head under {@link
+     *     HttpLimits#head()}
      * @return this builder
      */
     public Builder<T> websocket(String path, T data, ServerHandshakeConfig config) {

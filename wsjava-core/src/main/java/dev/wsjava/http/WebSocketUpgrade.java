@@ -9,7 +9,7 @@ import java.util.Objects;
  * the bytes that follow are frames. Its 101 response is already queued on the {@link
  * HttpConnection}; the transport writes that, then hands the connection to a WebSocket session made
  * from the handshake's extensions and the route's data, and feeds the session {@link #received()}
- * first.
+ * first. Owned by the one transport thread of its connection.
  *
  * @param <T> the WebSocket route data type
  * @param handshake the accepted handshake: request, subprotocol, extensions (which the transport

@@ -299,6 +299,25 @@ class HttpConnectionTest {
   }
 
   @Test
+  void aRequestLineLongerThanTheHeadLimitIs414() {
+    HttpConnection<String> strict =
+        new HttpConnection<>(
+            ROUTER,
+            HttpLimits.defaults().withHead(HttpHeadLimits.defaults().withMaxHeadSize(64)),
+            0);
+    assertThat(exchange(strict, "GET /" + "a".repeat(64)))
+        .isEqualTo(errorPage("HTTP/1.1 414 URI Too Long", 17, "414 URI Too Long\n"));
+  }
+
+  @Test
+  void anotherMajorVersionIs505() {
+    assertThat(exchange("GET / HTTP/2.0\r\nHost: a\r\n\r\n"))
+        .isEqualTo(
+            errorPage(
+                "HTTP/1.1 505 HTTP Version Not Supported", 31, "505 HTTP Version Not Supported\n"));
+  }
+
+  @Test
   void aThrowingHandlerIs500ClosesAndLeaksNothing() {
     String out = exchange("GET /boom HTTP/1.1\r\nHost: a\r\n\r\n" + GET);
     assertThat(out)
