@@ -46,7 +46,7 @@ public final class HttpConnection<T> {
   private enum State {
     /** Waiting for a request head, or reading one. */
     HEAD,
-    /** Reading the body of {@link #request}. */
+    /** Reading the body of {@code request}. */
     BODY,
     /** Handed over to WebSocket. */
     UPGRADED,

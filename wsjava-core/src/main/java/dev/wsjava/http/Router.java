@@ -24,7 +24,8 @@ import java.util.Objects;
  *     router only carries it
  */
 public final class Router<T> {
-  private static final HttpHandler NOT_FOUND = request -> HttpResponse.notFound();
+  private static final HttpResponse NOT_FOUND_PAGE = HttpResponse.notFound();
+  private static final HttpHandler NOT_FOUND = request -> NOT_FOUND_PAGE;
   private static final List<String> STATIC_METHODS = List.of("GET", "HEAD");
 
   /** For each exact path: the route for each method, HEAD included, and the 405 route. */
