@@ -2,7 +2,6 @@ package dev.wsjava.handshake;
 
 import dev.wsjava.extension.Extension;
 import dev.wsjava.extension.ExtensionFactory;
-import dev.wsjava.extension.ExtensionHeader;
 import dev.wsjava.extension.ExtensionNegotiationException;
 import dev.wsjava.extension.ExtensionOffer;
 import java.net.URI;

@@ -157,6 +157,14 @@ public abstract class Connection {
     return closed;
   }
 
+  /**
+   * Stops or resumes reading from the socket, for a consumer that fell behind (the peer then feels
+   * TCP backpressure). The default does nothing; transports that can pause override it.
+   *
+   * @param paused true to stop reading, false to resume
+   */
+  public void pauseReading(boolean paused) {}
+
   /** Closes the socket at once, without a closing handshake. */
   public void abort() {
     closeSocket();

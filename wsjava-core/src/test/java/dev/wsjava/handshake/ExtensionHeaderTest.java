@@ -1,4 +1,7 @@
-package dev.wsjava.extension;
+package dev.wsjava.handshake;
+
+import dev.wsjava.extension.ExtensionNegotiationException;
+import dev.wsjava.extension.ExtensionOffer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,5 +1,7 @@
-package dev.wsjava.extension;
+package dev.wsjava.handshake;
 
+import dev.wsjava.extension.ExtensionNegotiationException;
+import dev.wsjava.extension.ExtensionOffer;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -21,21 +23,6 @@ import java.util.List;
  */
 public final class ExtensionHeader {
   private static final int MAX_QUOTED_IN_MESSAGE = 80;
-  private static final boolean[] TCHAR = new boolean[128];
-
-  static {
-    for (int c = '0'; c <= '9'; c++) {
-      TCHAR[c] = true;
-    }
-    for (int c = 'A'; c <= 'Z'; c++) {
-      TCHAR[c] = true;
-      TCHAR[c + ('a' - 'A')] = true;
-    }
-    for (char c : "!#$%&'*+-.^_`|~".toCharArray()) {
-      TCHAR[c] = true;
-    }
-  }
-
   private ExtensionHeader() {}
 
   /**
@@ -123,7 +110,7 @@ public final class ExtensionHeader {
   }
 
   private static boolean isTchar(char c) {
-    return c < 128 && TCHAR[c];
+    return HttpSyntax.isTchar(c);
   }
 
   private static boolean isToken(String s) {

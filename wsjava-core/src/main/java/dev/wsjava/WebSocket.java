@@ -1,0 +1,185 @@
+package dev.wsjava;
+
+import java.net.SocketAddress;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * An open WebSocket connection (RFC 6455), client or server side.
+ *
+ * <p>Thread safety: every method may be called from any thread. Sends from several threads never
+ * interleave their frames; the read half ({@link #receive()}) and the write half may be used from
+ * two threads at once.
+ *
+ * <p>Sending: each send returns a future completed when its bytes are written to the socket. A send
+ * that would take the outbound queue past its bound fails fast with {@link SendQueueFullException}
+ * (the listener's {@link WebSocketListener#onWritable} reports the drain); code on virtual threads
+ * usually just waits: {@code ws.sendText(s).join()}. Payload buffers are copied before the send
+ * returns, so the caller may reuse them at once.
+ *
+ * <p>Receiving: either a {@link WebSocketListener} given when the connection was made, or, without
+ * one, {@link #receive()} in a loop.
+ */
+public interface WebSocket {
+
+  /**
+   * Sends a text message.
+   *
+   * @param text the message
+   * @return completed when written; failed with {@link SendQueueFullException} or {@link
+   *     WebSocketClosedException}
+   * @throws IllegalStateException after {@link #close} was called
+   */
+  CompletableFuture<Void> sendText(CharSequence text);
+
+  /**
+   * Sends a binary message.
+   *
+   * @param data the message, position to limit; copied before this returns
+   * @return completed when written
+   * @throws IllegalStateException after {@link #close} was called
+   */
+  CompletableFuture<Void> sendBinary(ByteBuffer data);
+
+  /**
+   * Sends a binary message.
+   *
+   * @param data the message; copied before this returns
+   * @return completed when written
+   * @throws IllegalStateException after {@link #close} was called
+   */
+  CompletableFuture<Void> sendBinary(byte[] data);
+
+  /**
+   * Sends one fragment of a text message; the first call starts the message, the call with {@code
+   * last} ends it. A code point may be split between fragments only as whole UTF-16 chars.
+   *
+   * @param part the fragment
+   * @param last whether this ends the message
+   * @return completed when written
+   * @throws IllegalStateException when a binary message is being sent in fragments, or after close
+   */
+  CompletableFuture<Void> sendText(CharSequence part, boolean last);
+
+  /**
+   * Sends one fragment of a binary message.
+   *
+   * @param part the fragment; copied before this returns
+   * @param last whether this ends the message
+   * @return completed when written
+   * @throws IllegalStateException when a text message is being sent in fragments, or after close
+   */
+  CompletableFuture<Void> sendBinary(ByteBuffer part, boolean last);
+
+  /**
+   * Sends a ping; the pong arrives at {@link WebSocketListener#onPong}.
+   *
+   * @param data at most 125 bytes
+   * @return completed when written
+   * @throws IllegalArgumentException when longer than 125 bytes
+   */
+  CompletableFuture<Void> sendPing(ByteBuffer data);
+
+  /**
+   * Sends an unsolicited pong (a one-way heartbeat).
+   *
+   * @param data at most 125 bytes
+   * @return completed when written
+   * @throws IllegalArgumentException when longer than 125 bytes
+   */
+  CompletableFuture<Void> sendPong(ByteBuffer data);
+
+  /**
+   * Starts the closing handshake; nothing may be sent afterwards. The connection closes when the
+   * peer answers, or after the close timeout.
+   *
+   * @param code 1000-1003, 1007-1014 or 3000-4999
+   * @param reason a reason, at most 123 UTF-8 bytes (longer is cut at a character boundary)
+   * @return completed when the connection is closed
+   * @throws IllegalArgumentException when the code may not be sent
+   */
+  CompletableFuture<Void> close(int code, String reason);
+
+  /**
+   * Closes normally (1000) with no reason.
+   *
+   * @return completed when the connection is closed
+   */
+  default CompletableFuture<Void> close() {
+    return close(CloseCodes.NORMAL, "");
+  }
+
+  /** Closes the TCP connection at once, without a closing handshake. */
+  void abort();
+
+  /**
+   * Waits for the next message (pull style, for connections made without a listener).
+   *
+   * @return the next text or binary message
+   * @throws WebSocketClosedException when the connection closed; it carries the close code
+   * @throws InterruptedException when the waiting thread is interrupted
+   * @throws IllegalStateException when the connection has a listener
+   */
+  Message receive() throws WebSocketClosedException, InterruptedException;
+
+  /**
+   * Waits at most {@code timeout} for the next message.
+   *
+   * @param timeout how long to wait
+   * @return the next message, or {@code null} when none arrived in time
+   * @throws WebSocketClosedException when the connection closed
+   * @throws InterruptedException when the waiting thread is interrupted
+   */
+  Message receive(Duration timeout) throws WebSocketClosedException, InterruptedException;
+
+  /**
+   * Returns whether messages may still be sent and received (no close sent or received yet).
+   *
+   * @return true while open
+   */
+  boolean isOpen();
+
+  /**
+   * Returns the bytes queued for sending and not yet written.
+   *
+   * @return the outbound queue's size
+   */
+  long queuedBytes();
+
+  /**
+   * Returns the subprotocol the handshake chose.
+   *
+   * @return the subprotocol, or {@code null}
+   */
+  String subprotocol();
+
+  /**
+   * Returns the names of the negotiated extensions.
+   *
+   * @return for example {@code [permessage-deflate]}; empty when none
+   */
+  List<String> extensions();
+
+  /**
+   * Returns the request path (and query) of the handshake.
+   *
+   * @return for example {@code /chat?room=1}
+   */
+  String path();
+
+  /**
+   * Returns the peer's address.
+   *
+   * @return the remote address
+   */
+  SocketAddress remoteAddress();
+
+  /**
+   * Returns a future completed when the connection is closed (by either side, or by failure).
+   *
+   * @return the close future
+   */
+  CompletableFuture<Void> closeFuture();
+}

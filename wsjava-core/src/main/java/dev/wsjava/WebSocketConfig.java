@@ -1,0 +1,282 @@
+package dev.wsjava;
+
+import dev.wsjava.extension.PerMessageDeflate;
+import dev.wsjava.protocol.Limits;
+import dev.wsjava.session.SessionConfig;
+import dev.wsjava.transport.ConnectionConfig;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Everything a client or server may tune, with safe defaults. Immutable; change it with {@link
+ * #toBuilder()}.
+ *
+ * @param transport the I/O model
+ * @param limits frame, message and fragment limits (1009 when a peer passes one)
+ * @param deflate permessage-deflate settings, or {@code null} to neither offer nor accept it
+ * @param subprotocols a client's offered subprotocols, in order of preference; a server's
+ *     supported ones (the first the client offered that is in this list is chosen)
+ * @param maxQueuedBytes the outbound queue bound per connection; sends past it fail fast
+ * @param handshakeTimeout longest time to complete the opening handshake (and TLS)
+ * @param idleTimeout close (1001) a connection that received nothing this long; zero for never
+ * @param pingInterval ping a quiet peer this often and fail it (1011) when no pong comes back in the
+ *     next interval; zero for never
+ * @param closeTimeout longest wait for the peer's answer to a close
+ * @param readBufferSize bytes read from a socket at once
+ * @param eventLoops NIO event loops; 0 for one per available processor
+ */
+public record WebSocketConfig(
+    Transport transport,
+    Limits limits,
+    PerMessageDeflate deflate,
+    List<String> subprotocols,
+    long maxQueuedBytes,
+    Duration handshakeTimeout,
+    Duration idleTimeout,
+    Duration pingInterval,
+    Duration closeTimeout,
+    int readBufferSize,
+    int eventLoops) {
+
+  /**
+   * Checks the configuration.
+   *
+   * @param transport not null
+   * @param limits not null
+   * @param deflate may be null
+   * @param subprotocols not null (copied)
+   * @param maxQueuedBytes positive
+   * @param handshakeTimeout positive
+   * @param idleTimeout zero or positive
+   * @param pingInterval zero or positive
+   * @param closeTimeout positive
+   * @param readBufferSize at least 1024
+   * @param eventLoops zero or positive
+   */
+  public WebSocketConfig {
+    Objects.requireNonNull(transport, "transport");
+    Objects.requireNonNull(limits, "limits");
+    subprotocols = List.copyOf(subprotocols);
+    if (eventLoops < 0) {
+      throw new IllegalArgumentException("eventLoops must not be negative: " + eventLoops);
+    }
+    // The transport config checks the rest, with the same messages for both.
+    new ConnectionConfig(
+        SessionConfig.DEFAULTS, maxQueuedBytes, handshakeTimeout, idleTimeout, pingInterval,
+        closeTimeout, readBufferSize);
+  }
+
+  /**
+   * Returns the defaults: NIO, default limits, permessage-deflate on with its defaults, no
+   * subprotocols, and {@link ConnectionConfig}'s queue bound and timeouts.
+   *
+   * @return the default configuration
+   */
+  public static WebSocketConfig defaults() {
+    return new WebSocketConfig(
+        Transport.NIO,
+        Limits.DEFAULTS,
+        PerMessageDeflate.defaults(),
+        List.of(),
+        ConnectionConfig.DEFAULT_MAX_QUEUED_BYTES,
+        ConnectionConfig.DEFAULT_HANDSHAKE_TIMEOUT,
+        ConnectionConfig.DEFAULT_IDLE_TIMEOUT,
+        ConnectionConfig.DEFAULT_PING_INTERVAL,
+        ConnectionConfig.DEFAULT_CLOSE_TIMEOUT,
+        ConnectionConfig.DEFAULT_READ_BUFFER_SIZE,
+        0);
+  }
+
+  /**
+   * Returns a builder starting from the defaults.
+   *
+   * @return a builder
+   */
+  public static Builder builder() {
+    return defaults().toBuilder();
+  }
+
+  /**
+   * Returns a builder starting from this configuration.
+   *
+   * @return a builder
+   */
+  public Builder toBuilder() {
+    return new Builder(this);
+  }
+
+  /** The transport-level view of this configuration. */
+  ConnectionConfig connectionConfig() {
+    return new ConnectionConfig(
+        new SessionConfig(limits, true, false),
+        maxQueuedBytes,
+        handshakeTimeout,
+        idleTimeout,
+        pingInterval,
+        closeTimeout,
+        readBufferSize);
+  }
+
+  /** Builds a {@link WebSocketConfig}; each setter replaces one component. Not thread-safe. */
+  public static final class Builder {
+    private Transport transport;
+    private Limits limits;
+    private PerMessageDeflate deflate;
+    private List<String> subprotocols;
+    private long maxQueuedBytes;
+    private Duration handshakeTimeout;
+    private Duration idleTimeout;
+    private Duration pingInterval;
+    private Duration closeTimeout;
+    private int readBufferSize;
+    private int eventLoops;
+
+    private Builder(WebSocketConfig c) {
+      transport = c.transport;
+      limits = c.limits;
+      deflate = c.deflate;
+      subprotocols = c.subprotocols;
+      maxQueuedBytes = c.maxQueuedBytes;
+      handshakeTimeout = c.handshakeTimeout;
+      idleTimeout = c.idleTimeout;
+      pingInterval = c.pingInterval;
+      closeTimeout = c.closeTimeout;
+      readBufferSize = c.readBufferSize;
+      eventLoops = c.eventLoops;
+    }
+
+    /**
+     * Sets the transport.
+     *
+     * @param value NIO or BLOCKING
+     * @return this builder
+     */
+    public Builder transport(Transport value) {
+      transport = value;
+      return this;
+    }
+
+    /**
+     * Sets the limits.
+     *
+     * @param value frame, message and fragment limits
+     * @return this builder
+     */
+    public Builder limits(Limits value) {
+      limits = value;
+      return this;
+    }
+
+    /**
+     * Sets permessage-deflate, or turns it off with {@code null}.
+     *
+     * @param value the deflate settings, or null
+     * @return this builder
+     */
+    public Builder deflate(PerMessageDeflate value) {
+      deflate = value;
+      return this;
+    }
+
+    /**
+     * Sets the subprotocols.
+     *
+     * @param value in order of preference
+     * @return this builder
+     */
+    public Builder subprotocols(List<String> value) {
+      subprotocols = value;
+      return this;
+    }
+
+    /**
+     * Sets the outbound queue bound.
+     *
+     * @param value bytes
+     * @return this builder
+     */
+    public Builder maxQueuedBytes(long value) {
+      maxQueuedBytes = value;
+      return this;
+    }
+
+    /**
+     * Sets the handshake timeout.
+     *
+     * @param value positive
+     * @return this builder
+     */
+    public Builder handshakeTimeout(Duration value) {
+      handshakeTimeout = value;
+      return this;
+    }
+
+    /**
+     * Sets the idle timeout.
+     *
+     * @param value zero for none
+     * @return this builder
+     */
+    public Builder idleTimeout(Duration value) {
+      idleTimeout = value;
+      return this;
+    }
+
+    /**
+     * Sets the keepalive ping interval.
+     *
+     * @param value zero for none
+     * @return this builder
+     */
+    public Builder pingInterval(Duration value) {
+      pingInterval = value;
+      return this;
+    }
+
+    /**
+     * Sets the close timeout.
+     *
+     * @param value positive
+     * @return this builder
+     */
+    public Builder closeTimeout(Duration value) {
+      closeTimeout = value;
+      return this;
+    }
+
+    /**
+     * Sets the read buffer size.
+     *
+     * @param value at least 1024 bytes
+     * @return this builder
+     */
+    public Builder readBufferSize(int value) {
+      readBufferSize = value;
+      return this;
+    }
+
+    /**
+     * Sets the number of NIO event loops.
+     *
+     * @param value 0 for one per processor
+     * @return this builder
+     */
+    public Builder eventLoops(int value) {
+      eventLoops = value;
+      return this;
+    }
+
+    /**
+     * Builds the configuration.
+     *
+     * @return the immutable configuration
+     * @throws IllegalArgumentException naming the first invalid value
+     */
+    public WebSocketConfig build() {
+      return new WebSocketConfig(
+          transport, limits, deflate, subprotocols, maxQueuedBytes, handshakeTimeout, idleTimeout,
+          pingInterval, closeTimeout, readBufferSize, eventLoops);
+    }
+  }
+}

@@ -1,0 +1,283 @@
+package dev.wsjava;
+
+import dev.wsjava.protocol.Opcode;
+import dev.wsjava.transport.Connection;
+import dev.wsjava.transport.ConnectionClosedException;
+import dev.wsjava.transport.ConnectionHandler;
+import dev.wsjava.transport.QueueFullException;
+import java.net.SocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The {@link WebSocket} users hold: a transport {@link Connection} plus the delivery style, either a
+ * listener or an inbox for {@link #receive()}. It is the connection's {@link ConnectionHandler}.
+ */
+final class WebSocketImpl implements WebSocket, ConnectionHandler {
+  /** Messages an inbox holds before reading from the socket pauses. */
+  static final int INBOX_HIGH = 256;
+  /** Messages left in the inbox when reading resumes. */
+  static final int INBOX_LOW = 64;
+
+  private final WebSocketListener listener;
+  private final String path;
+  private final LinkedBlockingQueue<Object> inbox;
+  private volatile Connection connection;
+  private volatile boolean readPaused;
+  private volatile WebSocketClosedException closedWith;
+  private Opcode fragmenting; // the type of a message being sent in fragments, under sendLock
+  private final Object sendLock = new Object();
+
+  /** What the inbox holds after the last message: how the connection closed. */
+  private record Closed(WebSocketClosedException cause) {}
+
+  WebSocketImpl(WebSocketListener listener, String path) {
+    this.listener = listener;
+    this.path = path;
+    this.inbox = listener == null ? new LinkedBlockingQueue<>() : null;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // ConnectionHandler: events from the I/O thread
+
+  @Override
+  public void onOpen(Connection c) {
+    connection = c;
+    if (listener != null) {
+      listener.onOpen(this);
+    }
+  }
+
+  @Override
+  public void onMessage(Connection c, Opcode type, ByteBuffer payload) {
+    if (listener != null) {
+      if (type == Opcode.TEXT) {
+        listener.onText(this, utf8(payload));
+      } else {
+        listener.onBinary(this, payload);
+      }
+      return;
+    }
+    Message m =
+        type == Opcode.TEXT
+            ? new Message.Text(utf8(payload))
+            : new Message.Binary(ByteBuffer.allocate(payload.remaining()).put(payload).flip());
+    inbox.add(m);
+    if (inbox.size() >= INBOX_HIGH && !readPaused) {
+      readPaused = true;
+      c.pauseReading(true);
+    }
+  }
+
+  @Override
+  public void onPing(Connection c, ByteBuffer payload) {
+    if (listener != null) {
+      listener.onPing(this, payload);
+    }
+  }
+
+  @Override
+  public void onPong(Connection c, ByteBuffer payload) {
+    if (listener != null) {
+      listener.onPong(this, payload);
+    }
+  }
+
+  @Override
+  public void onError(Connection c, Throwable error) {
+    if (listener != null) {
+      listener.onError(this, error);
+    }
+  }
+
+  @Override
+  public void onClose(Connection c, int code, String reason) {
+    closedWith = new WebSocketClosedException(code, reason);
+    if (listener != null) {
+      listener.onClose(this, code, reason);
+    } else {
+      inbox.add(new Closed(closedWith));
+    }
+  }
+
+  @Override
+  public void onWritable(Connection c) {
+    if (listener != null) {
+      listener.onWritable(this);
+    }
+  }
+
+  private static String utf8(ByteBuffer b) {
+    if (b.hasArray()) {
+      return new String(b.array(), b.arrayOffset() + b.position(), b.remaining(), StandardCharsets.UTF_8);
+    }
+    return StandardCharsets.UTF_8.decode(b.duplicate()).toString();
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // WebSocket
+
+  private Connection conn() {
+    Connection c = connection;
+    if (c == null) {
+      throw new IllegalStateException("the connection is not open yet");
+    }
+    return c;
+  }
+
+  @Override
+  public CompletableFuture<Void> sendText(CharSequence text) {
+    return api(conn().sendText(text));
+  }
+
+  @Override
+  public CompletableFuture<Void> sendBinary(ByteBuffer data) {
+    return api(conn().sendMessage(Opcode.BINARY, data));
+  }
+
+  @Override
+  public CompletableFuture<Void> sendBinary(byte[] data) {
+    return sendBinary(ByteBuffer.wrap(data));
+  }
+
+  @Override
+  public CompletableFuture<Void> sendText(CharSequence part, boolean last) {
+    return fragment(Opcode.TEXT, StandardCharsets.UTF_8.encode(CharBuffer.wrap(part)), last);
+  }
+
+  @Override
+  public CompletableFuture<Void> sendBinary(ByteBuffer part, boolean last) {
+    return fragment(Opcode.BINARY, part, last);
+  }
+
+  private CompletableFuture<Void> fragment(Opcode type, ByteBuffer part, boolean last) {
+    synchronized (sendLock) {
+      if (fragmenting != null && fragmenting != type) {
+        throw new IllegalStateException(
+            "a " + fragmenting + " message is being sent in fragments: finish it first");
+      }
+      CompletableFuture<Void> f = api(conn().sendFragment(type, part, last));
+      fragmenting = last ? null : type;
+      return f;
+    }
+  }
+
+  @Override
+  public CompletableFuture<Void> sendPing(ByteBuffer data) {
+    return api(conn().sendPing(data));
+  }
+
+  @Override
+  public CompletableFuture<Void> sendPong(ByteBuffer data) {
+    return api(conn().sendPong(data));
+  }
+
+  @Override
+  public CompletableFuture<Void> close(int code, String reason) {
+    return conn().close(code, reason);
+  }
+
+  @Override
+  public void abort() {
+    conn().abort();
+  }
+
+  @Override
+  public Message receive() throws WebSocketClosedException, InterruptedException {
+    return take(inboxOrThrow().take());
+  }
+
+  @Override
+  public Message receive(Duration timeout) throws WebSocketClosedException, InterruptedException {
+    Object o = inboxOrThrow().poll(timeout.toNanos(), TimeUnit.NANOSECONDS);
+    return o == null ? null : take(o);
+  }
+
+  private LinkedBlockingQueue<Object> inboxOrThrow() {
+    if (inbox == null) {
+      throw new IllegalStateException(
+          "this connection delivers messages to its listener; receive() is for connections made"
+              + " without one");
+    }
+    return inbox;
+  }
+
+  private Message take(Object o) throws WebSocketClosedException {
+    if (o instanceof Closed closed) {
+      inbox.add(closed); // every later receive() sees the close too
+      throw closed.cause();
+    }
+    if (readPaused && inbox.size() <= INBOX_LOW) {
+      readPaused = false;
+      conn().pauseReading(false);
+    }
+    return (Message) o;
+  }
+
+  @Override
+  public boolean isOpen() {
+    Connection c = connection;
+    return c != null && c.isOpen();
+  }
+
+  @Override
+  public long queuedBytes() {
+    return conn().queuedBytes();
+  }
+
+  @Override
+  public String subprotocol() {
+    return conn().subprotocol();
+  }
+
+  @Override
+  public List<String> extensions() {
+    return conn().extensions();
+  }
+
+  @Override
+  public String path() {
+    return path;
+  }
+
+  @Override
+  public SocketAddress remoteAddress() {
+    return conn().remoteAddress();
+  }
+
+  @Override
+  public CompletableFuture<Void> closeFuture() {
+    return conn().closed();
+  }
+
+  /** Maps the transport's failures to the API's exception types. */
+  private static CompletableFuture<Void> api(CompletableFuture<Void> f) {
+    if (f.isDone() && !f.isCompletedExceptionally()) {
+      return f;
+    }
+    return f.exceptionallyCompose(
+        e -> {
+          Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+          if (cause instanceof QueueFullException q) {
+            return CompletableFuture.failedFuture(new SendQueueFullException(q.getMessage()));
+          }
+          if (cause instanceof ConnectionClosedException c) {
+            return CompletableFuture.failedFuture(new WebSocketClosedException(c.code(), c.reason()));
+          }
+          return CompletableFuture.failedFuture(cause);
+        });
+  }
+
+  @Override
+  public String toString() {
+    Connection c = connection;
+    return "WebSocket[" + path + (c == null ? "" : " " + c.remoteAddress()) + "]";
+  }
+}

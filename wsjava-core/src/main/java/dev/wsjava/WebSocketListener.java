@@ -1,0 +1,77 @@
+package dev.wsjava;
+
+import java.nio.ByteBuffer;
+
+/**
+ * Callbacks for one connection's events. Each runs on the connection's I/O thread, one at a time,
+ * in order; a callback that blocks delays that connection (and, on the NIO transport, the others
+ * of its event loop), so hand long work to another thread. Buffers are valid only during the call.
+ * Every method does nothing by default.
+ */
+public interface WebSocketListener {
+
+  /**
+   * The connection is open.
+   *
+   * @param ws the connection
+   */
+  default void onOpen(WebSocket ws) {}
+
+  /**
+   * A text message arrived.
+   *
+   * @param ws the connection
+   * @param text the message
+   */
+  default void onText(WebSocket ws, String text) {}
+
+  /**
+   * A binary message arrived.
+   *
+   * @param ws the connection
+   * @param data the message, valid only during the call
+   */
+  default void onBinary(WebSocket ws, ByteBuffer data) {}
+
+  /**
+   * A ping arrived; the pong has been sent for you.
+   *
+   * @param ws the connection
+   * @param data the ping's data
+   */
+  default void onPing(WebSocket ws, ByteBuffer data) {}
+
+  /**
+   * A pong arrived.
+   *
+   * @param ws the connection
+   * @param data the pong's data
+   */
+  default void onPong(WebSocket ws, ByteBuffer data) {}
+
+  /**
+   * The outbound queue drained after a send had been refused as full.
+   *
+   * @param ws the connection
+   */
+  default void onWritable(WebSocket ws) {}
+
+  /**
+   * Something failed: the peer broke the protocol (the connection is closed with the RFC's code),
+   * an I/O error, or a timeout. {@link #onClose} follows.
+   *
+   * @param ws the connection
+   * @param error what went wrong
+   */
+  default void onError(WebSocket ws, Throwable error) {}
+
+  /**
+   * The connection closed; called exactly once.
+   *
+   * @param ws the connection
+   * @param code the peer's close code, the code this end failed with, or 1006 when it ended
+   *     without a close frame
+   * @param reason the reason, possibly empty
+   */
+  default void onClose(WebSocket ws, int code, String reason) {}
+}
