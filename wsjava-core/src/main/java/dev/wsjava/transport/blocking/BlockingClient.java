@@ -5,6 +5,7 @@ import dev.wsjava.handshake.ClientHandshake;
 import dev.wsjava.handshake.ClientHandshakeConfig;
 import dev.wsjava.handshake.HandshakeException;
 import dev.wsjava.protocol.Role;
+import dev.wsjava.transport.ClientTransport;
 import dev.wsjava.transport.Connection;
 import dev.wsjava.transport.ConnectionConfig;
 import dev.wsjava.transport.ConnectionHandler;
@@ -19,27 +20,30 @@ import java.net.URI;
 import java.nio.ByteBuffer;
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
+import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import javax.net.ssl.SSLContext;
 
 /**
  * A WebSocket client on a blocking socket: connects ({@code ws} or {@code wss}; ports 80 and 443
  * by default), runs the RFC 6455 §4.1 handshake within the handshake timeout, and starts a {@link
- * BlockingConnection} on its own virtual thread. Immutable and thread-safe: one client opens any
- * number of connections.
+ * BlockingConnection} on its own virtual thread. Thread-safe: one client opens any number of
+ * connections, and {@link #close()} aborts those still open.
  *
  * <pre>{@code
  * BlockingClient client = BlockingClient.builder().build();
- * Connection c = client.connect(URI.create("wss://example.com/chat"), handler);
+ * Connection c = client.connectBlocking(URI.create("wss://example.com/chat"), handler);
  * c.sendText("hello");
  * }</pre>
  *
  * <p>Over TLS the server's certificate is checked against the {@link SSLContext}'s trust (the
  * JDK's default trust store unless one is given) and must name the host; SNI names it too.
  */
-public final class BlockingClient {
+public final class BlockingClient implements ClientTransport {
   /** Bytes read at once while the response head arrives. */
   private static final int HANDSHAKE_READ = 2048;
 
@@ -48,10 +52,11 @@ public final class BlockingClient {
   private final SSLContext tls;
   private final boolean verifyHostname;
   private final SecureRandom random = new SecureRandom();
+  private final Set<BlockingConnection> open = ConcurrentHashMap.newKeySet();
 
   private BlockingClient(Builder b) {
-    this.handshakeConfig = b.handshake;
-    this.connectionConfig = b.connection;
+    this.handshakeConfig = b.handshakeConfig;
+    this.connectionConfig = b.connectionConfig;
     this.tls = b.tls;
     this.verifyHostname = b.verifyHostname;
   }
@@ -79,7 +84,7 @@ public final class BlockingClient {
    * @throws IOException when the connection, TLS or the handshake fails or times out
    * @throws IllegalArgumentException when the URI is not a WebSocket URI (RFC 6455 §3)
    */
-  public Connection connect(URI uri, ConnectionHandler handler)
+  public Connection connectBlocking(URI uri, ConnectionHandler handler)
       throws IOException, HandshakeException {
     Objects.requireNonNull(handler, "handler");
     ClientHandshake handshake = ClientHandshake.start(uri, handshakeConfig, random);
@@ -95,8 +100,8 @@ public final class BlockingClient {
       raw.connect(new InetSocketAddress(host, port), BlockingServer.millisLeft(deadline));
       Socket socket = raw;
       if (secure) {
-        alarm =
-            Alarm.after(connectionConfig.handshakeTimeout(), () -> BlockingServer.closeQuietly(raw));
+        Duration timeout = connectionConfig.handshakeTimeout();
+        alarm = Alarm.after(timeout, () -> BlockingServer.closeQuietly(raw));
         socket = Tls.client(context(), raw, host, port, verifyHostname, millisLeft(deadline, uri));
       }
       OutputStream out = socket.getOutputStream();
@@ -128,7 +133,7 @@ public final class BlockingClient {
                 connectionConfig,
                 result.subprotocol(),
                 result.extensions(),
-                c -> {});
+                open::remove);
       } finally {
         if (connection == null) {
           result.extensions().forEach(Extension::close);
@@ -136,6 +141,10 @@ public final class BlockingClient {
       }
       ByteBuffer rest = ByteBuffer.allocate(received.remaining()).put(received).flip();
       BlockingConnection opened = connection;
+      open.add(opened);
+      if (opened.socketClosing()) {
+        open.remove(opened);
+      }
       if (opened.reportOpen()) {
         Thread.ofVirtual().name("wsjava-client").start(() -> opened.run(rest));
       }
@@ -167,22 +176,38 @@ public final class BlockingClient {
    *
    * @param uri a {@code ws} or {@code wss} URI
    * @param handler receives the connection's events
-   * @return completed with the open connection, or exceptionally with what {@link #connect}
-   *     throws
+   * @return completed with the open connection, or exceptionally with what {@link
+   *     #connectBlocking} throws
    */
-  public CompletableFuture<Connection> connectAsync(URI uri, ConnectionHandler handler) {
+  @Override
+  public CompletableFuture<Connection> connect(URI uri, ConnectionHandler handler) {
     CompletableFuture<Connection> future = new CompletableFuture<>();
     Thread.ofVirtual()
         .name("wsjava-connect")
         .start(
             () -> {
               try {
-                future.complete(connect(uri, handler));
+                future.complete(connectBlocking(uri, handler));
               } catch (Exception | Error e) {
                 future.completeExceptionally(e);
               }
             });
     return future;
+  }
+
+  /**
+   * Returns how many connections this client opened that are still open.
+   *
+   * @return the count
+   */
+  public int openConnections() {
+    return open.size();
+  }
+
+  /** Aborts every connection this client opened that is still open. */
+  @Override
+  public void close() {
+    open.forEach(BlockingConnection::abort);
   }
 
   private SSLContext context() throws IOException {
@@ -218,10 +243,10 @@ public final class BlockingClient {
     return host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
   }
 
-  /** Configures a {@link BlockingClient}. */
+  /** Configures a {@link BlockingClient}. Not thread-safe. */
   public static final class Builder {
-    private ClientHandshakeConfig handshake = ClientHandshakeConfig.defaults();
-    private ConnectionConfig connection = ConnectionConfig.DEFAULTS;
+    private ClientHandshakeConfig handshakeConfig = ClientHandshakeConfig.defaults();
+    private ConnectionConfig connectionConfig = ConnectionConfig.DEFAULTS;
     private SSLContext tls;
     private boolean verifyHostname = true;
 
@@ -233,20 +258,20 @@ public final class BlockingClient {
      * @param value the handshake configuration
      * @return this builder
      */
-    public Builder handshake(ClientHandshakeConfig value) {
-      this.handshake = Objects.requireNonNull(value, "handshake");
+    public Builder handshakeConfig(ClientHandshakeConfig value) {
+      this.handshakeConfig = Objects.requireNonNull(value, "handshakeConfig");
       return this;
     }
 
     /**
-     * Sets the limits and timeouts of each connection, the handshake timeout included (which
-     * also bounds the TCP connect and the TLS handshake).
+     * Sets the limits and timeouts of each connection; the handshake timeout also bounds the TCP
+     * connect and the TLS handshake.
      *
      * @param value the connection configuration
      * @return this builder
      */
-    public Builder connection(ConnectionConfig value) {
-      this.connection = Objects.requireNonNull(value, "connection");
+    public Builder connectionConfig(ConnectionConfig value) {
+      this.connectionConfig = Objects.requireNonNull(value, "connectionConfig");
       return this;
     }
 
@@ -257,7 +282,7 @@ public final class BlockingClient {
      * @param context the context, or null for {@link SSLContext#getDefault()}
      * @return this builder
      */
-    public Builder tls(SSLContext context) {
+    public Builder sslContext(SSLContext context) {
       this.tls = context;
       return this;
     }

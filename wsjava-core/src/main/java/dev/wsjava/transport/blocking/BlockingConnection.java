@@ -19,6 +19,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
@@ -44,9 +45,15 @@ import java.util.function.Consumer;
  * timeout is an {@link Alarm}, since the thread that would tick may be stuck in a write to a peer
  * that stopped reading.
  *
+ * <p><b>Pausing.</b> {@link #pauseReading} stops the loop between reads, so a consumer that fell
+ * behind makes TCP slow the peer down.
+ *
  * <p><b>Closing.</b> Once the session is closed and its queue written, a server closes TCP at once
  * (RFC 6455 §7.1.1); a client waits for the server's end of stream, at most the close timeout.
  * Over TLS a clean close sends close_notify; an abort just drops the TCP connection.
+ *
+ * <p>Thread-safety: as {@link Connection}; handler events come one at a time on the read loop's
+ * thread ({@code onOpen} on the thread that opened the connection).
  */
 public final class BlockingConnection extends Connection {
   /** Reads start with this many bytes: enough for a chat message, small for an idle socket. */
@@ -71,6 +78,10 @@ public final class BlockingConnection extends Connection {
   private final AtomicBoolean failed = new AtomicBoolean();
   private final AtomicReference<Alarm> closeAlarm = new AtomicReference<>();
   private volatile IOException writeError;
+
+  private final ReentrantLock pauseLock = new ReentrantLock();
+  private final Condition resumed = pauseLock.newCondition();
+  private volatile boolean paused;
 
   // The read loop's own state.
   private boolean pingOutstanding;
@@ -99,7 +110,12 @@ public final class BlockingConnection extends Connection {
       List<Extension> extensions,
       Consumer<BlockingConnection> released)
       throws IOException {
-    super(new Session(role, config.session(), extensions), handler, config, subprotocol, extensions);
+    super(
+        new Session(role, config.session(), extensions),
+        handler,
+        config,
+        subprotocol,
+        extensions);
     this.raw = raw;
     this.socket = socket;
     this.client = role == Role.CLIENT;
@@ -164,6 +180,10 @@ public final class BlockingConnection extends Connection {
     byte[] small = new byte[Math.min(SMALL_READ, config().readBufferSize())];
     byte[] buffer = small;
     while (!closing.get()) {
+      if (paused) {
+        awaitResumed();
+        continue;
+      }
       int n;
       try {
         setSoTimeout(nextTimerMillis());
@@ -187,6 +207,34 @@ public final class BlockingConnection extends Connection {
       } else if (n < small.length) {
         buffer = small;
       }
+    }
+  }
+
+  /**
+   * Stops or resumes the read loop. While it is stopped the socket's receive buffer fills and TCP
+   * slows the peer down; the idle and keepalive timers wait too (the close timeout does not).
+   *
+   * @param pause true to stop reading, false to resume
+   */
+  @Override
+  public void pauseReading(boolean pause) {
+    pauseLock.lock();
+    try {
+      paused = pause;
+      resumed.signalAll();
+    } finally {
+      pauseLock.unlock();
+    }
+  }
+
+  private void awaitResumed() {
+    pauseLock.lock();
+    try {
+      while (paused && !closing.get()) {
+        resumed.awaitUninterruptibly();
+      }
+    } finally {
+      pauseLock.unlock();
     }
   }
 
@@ -395,6 +443,7 @@ public final class BlockingConnection extends Connection {
       if (alarm != null) {
         alarm.cancel();
       }
+      pauseReading(paused); // wakes a paused read loop, which then sees the socket closed
       released.accept(this);
       socketClosed();
     }

@@ -4,10 +4,14 @@ import dev.wsjava.extension.Extension;
 import dev.wsjava.handshake.HttpStatus;
 import dev.wsjava.handshake.ServerHandshake;
 import dev.wsjava.handshake.ServerHandshakeConfig;
+import dev.wsjava.http.HttpLimits;
+import dev.wsjava.http.Router;
 import dev.wsjava.protocol.CloseCode;
 import dev.wsjava.protocol.Role;
 import dev.wsjava.transport.ConnectionConfig;
 import dev.wsjava.transport.ConnectionHandler;
+import dev.wsjava.transport.HandshakeInfo;
+import dev.wsjava.transport.ServerTransport;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -31,26 +35,33 @@ import javax.net.ssl.SSLContext;
 /**
  * A WebSocket server on blocking sockets and virtual threads. A virtual thread accepts; each
  * connection gets its own virtual thread, which runs the TLS handshake (when configured), reads
- * the upgrade request within the handshake timeout, asks the handler factory for the
- * connection's handler, answers 101, and then becomes the connection's read loop.
+ * HTTP until an upgrade, asks the route's handler factory for the connection's handler, answers
+ * 101, and then becomes the connection's read loop.
+ *
+ * <p>Two ways to route. {@link Builder#handlers} serves WebSocket alone: every request on any path
+ * must be an upgrade, within the handshake timeout, and one factory sees each {@link
+ * HandshakeInfo} (it may return null to answer 404). {@link Builder#router} serves a {@link
+ * Router} instead: plain HTTP routes and static files over keep-alive connections, and WebSocket
+ * routes whose data is their handler factory.
  *
  * <pre>{@code
  * BlockingServer server = BlockingServer.builder()
- *     .port(8080)
+ *     .bind(null, 8080)
  *     .handlers(info -> new ChatHandler(info.path()))
  *     .start();
  * ...
  * server.shutdown(Duration.ofSeconds(5));
  * }</pre>
  *
- * <p>Shutdown is graceful: stop accepting, close every connection with 1001, wait a bounded time
- * for the closing handshakes, then abort what is left.
+ * <p>Shutdown is graceful: stop accepting, drop connections still speaking HTTP, close every
+ * WebSocket with 1001, wait a bounded time for the closing handshakes, then abort what is left.
+ * Thread-safe.
  */
-public final class BlockingServer implements AutoCloseable {
+public final class BlockingServer implements ServerTransport {
   /** How long {@link #close()} waits for connections to close before aborting them. */
   public static final Duration DEFAULT_SHUTDOWN_GRACE = Duration.ofSeconds(5);
 
-  /** Bytes read at once while the request head arrives; a browser's upgrade fits. */
+  /** Bytes read at once while HTTP arrives; a browser's upgrade request fits. */
   private static final int HANDSHAKE_READ = 2048;
 
   private final ServerSocket listener;
@@ -58,6 +69,8 @@ public final class BlockingServer implements AutoCloseable {
   private final ConnectionConfig connectionConfig;
   private final SSLContext tls;
   private final Function<HandshakeInfo, ConnectionHandler> handlers;
+  private final Router<Function<HandshakeInfo, ConnectionHandler>> router;
+  private final HttpLimits httpLimits;
   private final Thread acceptor;
   private final Thread.Builder connectionThreads = Thread.ofVirtual().name("wsjava-conn-", 1);
   private final Set<Socket> handshaking = ConcurrentHashMap.newKeySet();
@@ -65,10 +78,15 @@ public final class BlockingServer implements AutoCloseable {
   private volatile boolean stopping;
 
   private BlockingServer(Builder b) throws IOException {
-    this.handshakeConfig = b.handshake;
-    this.connectionConfig = b.connection;
+    if ((b.handlers == null) == (b.router == null)) {
+      throw new IllegalStateException("set either handlers or a router, not both or neither");
+    }
+    this.handshakeConfig = b.handshakeConfig;
+    this.connectionConfig = b.connectionConfig;
     this.tls = b.tls;
-    this.handlers = Objects.requireNonNull(b.handlers, "handlers must be set");
+    this.handlers = b.handlers;
+    this.router = b.router;
+    this.httpLimits = b.httpLimits;
     this.listener = new ServerSocket();
     listener.setReuseAddress(true);
     listener.bind(
@@ -87,43 +105,37 @@ public final class BlockingServer implements AutoCloseable {
     return new Builder();
   }
 
-  /**
-   * Returns the port the server listens on (the one picked when port 0 was asked for).
-   *
-   * @return the bound port
-   */
+  @Override
   public int port() {
     return listener.getLocalPort();
   }
 
-  /**
-   * Returns the address the server listens on.
-   *
-   * @return the bound address
-   */
-  public InetSocketAddress address() {
+  @Override
+  public InetSocketAddress localAddress() {
     return (InetSocketAddress) listener.getLocalSocketAddress();
   }
 
   /**
-   * Returns how many TCP connections the server holds open: in the handshake or open as
-   * WebSocket.
+   * Returns how many TCP connections the server holds open: speaking HTTP (a handshake under way,
+   * or plain requests) or open as WebSocket.
    *
    * @return the count
    */
+  @Override
   public int openConnections() {
     return handshaking.size() + connections.size();
   }
 
   /**
-   * Shuts down gracefully: stops accepting, drops connections still in their handshake, closes
-   * every open connection with 1001, waits up to {@code grace} for them to close, then aborts the
-   * rest. Calling it again waits again.
+   * Shuts down gracefully: stops accepting, drops connections still speaking HTTP, closes every
+   * WebSocket with 1001, waits up to {@code grace} for them to close, then aborts the rest.
+   * Calling it again waits again.
    *
    * @param grace how long to wait for closing handshakes
    * @return true when every connection closed within {@code grace}
    * @throws InterruptedException when interrupted while waiting; connections are aborted first
    */
+  @Override
   public boolean shutdown(Duration grace) throws InterruptedException {
     stopping = true;
     closeQuietly(listener);
@@ -193,35 +205,36 @@ public final class BlockingServer implements AutoCloseable {
 
   private void serve(Socket raw) {
     long start = System.nanoTime();
-    Alarm alarm = null;
     boolean upgraded = false;
     try {
       raw.setTcpNoDelay(true);
-      Socket socket = raw;
-      if (tls != null) {
-        // The JDK's handshake reads many times; only an alarm bounds its total time.
-        alarm = Alarm.after(connectionConfig.handshakeTimeout(), () -> closeQuietly(raw));
-        socket = Tls.server(tls, raw, millisLeft(start + handshakeNanos()));
-      }
-      ServerFront front = new HandshakeFront(handshakeConfig, start + handshakeNanos());
+      Socket socket = tls == null ? raw : tlsHandshake(raw, start + handshakeNanos());
+      ServerFront front =
+          router != null
+              ? new HttpFront(router, httpLimits, start)
+              : new HandshakeFront(handshakeConfig, handlers, start + handshakeNanos());
       InputStream in = socket.getInputStream();
       OutputStream out = socket.getOutputStream();
       byte[] buffer = new byte[HANDSHAKE_READ];
+      ByteBuffer received = ByteBuffer.allocate(0);
       while (true) {
         ServerFront.Step step;
-        try {
-          int left = millisLeft(front.deadlineNanos());
-          if (left <= 0) {
-            throw new SocketTimeoutException();
+        if (received.hasRemaining()) {
+          step = front.receive(received, System.nanoTime()); // what a front left for later
+        } else {
+          int n;
+          try {
+            socket.setSoTimeout(readTimeout(front.deadlineNanos()));
+            n = in.read(buffer);
+          } catch (SocketTimeoutException e) {
+            n = 0;
           }
-          socket.setSoTimeout(left);
-          int n = in.read(buffer);
           if (n < 0) {
             return; // the client left
           }
-          step = front.receive(ByteBuffer.wrap(buffer, 0, n), System.nanoTime());
-        } catch (SocketTimeoutException e) {
-          step = front.timeout(System.nanoTime());
+          received = ByteBuffer.wrap(buffer, 0, n);
+          long now = System.nanoTime();
+          step = n == 0 ? front.timeout(now) : front.receive(received, now);
         }
         switch (step) {
           case null -> {}
@@ -232,9 +245,6 @@ public final class BlockingServer implements AutoCloseable {
             }
           }
           case ServerFront.Upgrade u -> {
-            if (alarm != null) {
-              alarm.cancel();
-            }
             upgraded = true;
             upgrade(raw, socket, out, u);
             return;
@@ -242,16 +252,35 @@ public final class BlockingServer implements AutoCloseable {
         }
       }
     } catch (IOException | RuntimeException e) {
-      // The client left, broke TLS, or was cut off at the handshake deadline: nothing to report.
+      // The client left, broke TLS, or was cut off at a deadline: nothing to report.
     } finally {
-      if (alarm != null) {
-        alarm.cancel();
-      }
       if (!upgraded) {
         closeQuietly(raw);
       }
       handshaking.remove(raw);
     }
+  }
+
+  /** The JDK's TLS handshake reads many times; only an alarm bounds its total time. */
+  private Socket tlsHandshake(Socket raw, long deadline) throws IOException {
+    Alarm alarm = Alarm.after(connectionConfig.handshakeTimeout(), () -> closeQuietly(raw));
+    try {
+      return Tls.server(tls, raw, millisLeft(deadline));
+    } finally {
+      alarm.cancel();
+    }
+  }
+
+  /** A read timeout for {@code deadline}: 0 for none, at least 1 ms otherwise. */
+  private static int readTimeout(long deadline) throws SocketTimeoutException {
+    if (deadline == Long.MAX_VALUE) {
+      return 0;
+    }
+    int left = millisLeft(deadline);
+    if (left <= 0) {
+      throw new SocketTimeoutException();
+    }
+    return left;
   }
 
   private long handshakeNanos() {
@@ -273,9 +302,10 @@ public final class BlockingServer implements AutoCloseable {
     try {
       ConnectionHandler handler;
       try {
-        handler = handlers.apply(info);
+        handler = upgrade.handlers().apply(info);
       } catch (RuntimeException e) {
-        write(out, ServerHandshake.reject(HttpStatus.INTERNAL_SERVER_ERROR, e.toString()).response());
+        int status = HttpStatus.INTERNAL_SERVER_ERROR;
+        write(out, ServerHandshake.reject(status, e.toString()).response());
         return;
       }
       if (handler == null) {
@@ -334,40 +364,33 @@ public final class BlockingServer implements AutoCloseable {
     }
   }
 
-  /** Configures and starts a {@link BlockingServer}. */
+  /** Configures and starts a {@link BlockingServer}. Not thread-safe. */
   public static final class Builder {
     private String host;
     private int port;
     private int backlog = 1024;
-    private ServerHandshakeConfig handshake = ServerHandshakeConfig.defaults();
-    private ConnectionConfig connection = ConnectionConfig.DEFAULTS;
+    private ServerHandshakeConfig handshakeConfig = ServerHandshakeConfig.defaults();
+    private ConnectionConfig connectionConfig = ConnectionConfig.DEFAULTS;
     private SSLContext tls;
     private Function<HandshakeInfo, ConnectionHandler> handlers;
+    private Router<Function<HandshakeInfo, ConnectionHandler>> router;
+    private HttpLimits httpLimits = HttpLimits.defaults();
 
     private Builder() {}
 
     /**
-     * Sets the interface to listen on.
+     * Sets the address to listen on.
      *
-     * @param value a host name or address, or null for all interfaces (the default)
+     * @param host a host name or IP literal, or null for all interfaces (the default)
+     * @param port 0 to 65535; 0 (the default) lets the system pick one, see {@link #port()}
      * @return this builder
      */
-    public Builder host(String value) {
-      this.host = value;
-      return this;
-    }
-
-    /**
-     * Sets the port.
-     *
-     * @param value 0 (the default) to let the system pick one; see {@link #port()}
-     * @return this builder
-     */
-    public Builder port(int value) {
-      if (value < 0 || value > 65535) {
-        throw new IllegalArgumentException("port must be 0 to 65535: " + value);
+    public Builder bind(String host, int port) {
+      if (port < 0 || port > 65535) {
+        throw new IllegalArgumentException("port must be 0 to 65535: " + port);
       }
-      this.port = value;
+      this.host = host;
+      this.port = port;
       return this;
     }
 
@@ -386,24 +409,26 @@ public final class BlockingServer implements AutoCloseable {
     }
 
     /**
-     * Sets how upgrade requests are answered: origins, subprotocols, extensions, head limits.
+     * Sets how upgrade requests are answered when serving {@link #handlers}: origins,
+     * subprotocols, extensions, head limits. (A {@link Router} carries its own.)
      *
      * @param value the handshake configuration
      * @return this builder
      */
-    public Builder handshake(ServerHandshakeConfig value) {
-      this.handshake = Objects.requireNonNull(value, "handshake");
+    public Builder handshakeConfig(ServerHandshakeConfig value) {
+      this.handshakeConfig = Objects.requireNonNull(value, "handshakeConfig");
       return this;
     }
 
     /**
-     * Sets the limits and timeouts of each connection, the handshake timeout included.
+     * Sets the limits and timeouts of each WebSocket connection; its handshake timeout bounds the
+     * TLS handshake, and with {@link #handlers} the upgrade request too.
      *
      * @param value the connection configuration
      * @return this builder
      */
-    public Builder connection(ConnectionConfig value) {
-      this.connection = Objects.requireNonNull(value, "connection");
+    public Builder connectionConfig(ConnectionConfig value) {
+      this.connectionConfig = Objects.requireNonNull(value, "connectionConfig");
       return this;
     }
 
@@ -419,9 +444,9 @@ public final class BlockingServer implements AutoCloseable {
     }
 
     /**
-     * Sets what handles each connection. The factory runs on the connection's thread once its
-     * upgrade is accepted, before the 101 is sent; it may return null to answer 404 instead (for
-     * an unknown path), and an exception is answered 500.
+     * Serves WebSocket on every path. The factory runs on the connection's thread once its
+     * upgrade is accepted, before the 101 is sent; it may return null to answer 404 instead, and
+     * an exception is answered 500.
      *
      * @param factory given the handshake, returns the connection's handler
      * @return this builder
@@ -432,11 +457,26 @@ public final class BlockingServer implements AutoCloseable {
     }
 
     /**
+     * Serves a router: plain HTTP routes, and WebSocket routes whose data is the handler factory
+     * (called as with {@link #handlers}).
+     *
+     * @param value the routes
+     * @param limits limits and timeouts of the HTTP connections
+     * @return this builder
+     */
+    public Builder router(
+        Router<Function<HandshakeInfo, ConnectionHandler>> value, HttpLimits limits) {
+      this.router = Objects.requireNonNull(value, "router");
+      this.httpLimits = Objects.requireNonNull(limits, "limits");
+      return this;
+    }
+
+    /**
      * Binds and starts accepting.
      *
      * @return the running server
      * @throws IOException when the address cannot be bound
-     * @throws NullPointerException when no handler factory was set
+     * @throws IllegalStateException unless exactly one of handlers and router was set
      */
     public BlockingServer start() throws IOException {
       return new BlockingServer(this);

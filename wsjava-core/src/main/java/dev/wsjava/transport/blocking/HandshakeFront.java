@@ -2,21 +2,29 @@ package dev.wsjava.transport.blocking;
 
 import dev.wsjava.handshake.ServerHandshake;
 import dev.wsjava.handshake.ServerHandshakeConfig;
+import dev.wsjava.transport.ConnectionHandler;
+import dev.wsjava.transport.HandshakeInfo;
 import java.nio.ByteBuffer;
+import java.util.function.Function;
 
 /**
- * The front that knows only the upgrade (RFC 6455 §4.2): the first request must be a handshake,
- * complete before the handshake deadline.
+ * The front that knows only the upgrade (RFC 6455 §4.2): the first request on any path must be a
+ * handshake, complete before the handshake deadline; one handler factory serves every path.
  */
 final class HandshakeFront implements ServerFront {
   /** 408 Request Timeout (RFC 9110 §15.5.9). */
   private static final int REQUEST_TIMEOUT = 408;
 
   private final ServerHandshake handshake;
+  private final Function<HandshakeInfo, ConnectionHandler> handlers;
   private final long deadlineNanos;
 
-  HandshakeFront(ServerHandshakeConfig config, long deadlineNanos) {
+  HandshakeFront(
+      ServerHandshakeConfig config,
+      Function<HandshakeInfo, ConnectionHandler> handlers,
+      long deadlineNanos) {
     this.handshake = new ServerHandshake(config);
+    this.handlers = handlers;
     this.deadlineNanos = deadlineNanos;
   }
 
@@ -25,7 +33,7 @@ final class HandshakeFront implements ServerFront {
     return switch (handshake.receive(in)) {
       case null -> null;
       case ServerHandshake.Accepted accepted ->
-          new Upgrade(accepted, accepted.response(), copyOf(in));
+          new Upgrade(accepted, handlers, accepted.response(), ServerFront.copyOf(in));
       case ServerHandshake.Rejected rejected -> new Respond(rejected.response(), true);
     };
   }
@@ -39,9 +47,5 @@ final class HandshakeFront implements ServerFront {
   public Respond timeout(long nowNanos) {
     return new Respond(
         ServerHandshake.reject(REQUEST_TIMEOUT, "no complete request in time").response(), true);
-  }
-
-  private static ByteBuffer copyOf(ByteBuffer rest) {
-    return ByteBuffer.allocate(rest.remaining()).put(rest).flip();
   }
 }

@@ -9,6 +9,7 @@ import dev.wsjava.handshake.Headers;
 import dev.wsjava.handshake.ServerHandshakeConfig;
 import dev.wsjava.protocol.CloseCode;
 import dev.wsjava.transport.Connection;
+import dev.wsjava.transport.HandshakeInfo;
 import java.io.EOFException;
 import java.net.ConnectException;
 import java.net.InetAddress;
@@ -69,6 +70,8 @@ class BlockingClientTest {
     return listener;
   }
 
+  static final BlockingClient CLIENT = BlockingClient.builder().build();
+
   static URI ws(ServerSocket s, String path) {
     return URI.create("ws://127.0.0.1:" + s.getLocalPort() + path);
   }
@@ -78,7 +81,7 @@ class BlockingClientTest {
     BlockingQueue<String> requests = new LinkedBlockingQueue<>();
     try (ServerSocket server = fakeServer("101", requests)) {
       Recorder events = Recorder.quiet();
-      Connection c = BlockingClient.builder().build().connect(ws(server, "/chat?room=1"), events);
+      Connection c = CLIENT.connectBlocking(ws(server, "/chat?room=1"), events);
       String request = requests.poll(5, TimeUnit.SECONDS);
       assertThat(request)
           .startsWith("GET /chat?room=1 HTTP/1.1\r\n")
@@ -96,7 +99,7 @@ class BlockingClientTest {
     String forbidden = "HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\nConnection: close\r\n\r\n";
     try (ServerSocket server = fakeServer(forbidden, new LinkedBlockingQueue<>())) {
       URI uri = ws(server, "/private");
-      assertThatThrownBy(() -> BlockingClient.builder().build().connect(uri, Recorder.quiet()))
+      assertThatThrownBy(() -> CLIENT.connectBlocking(uri, Recorder.quiet()))
           .isInstanceOfSatisfying(
               HandshakeException.class,
               e -> {
@@ -112,8 +115,7 @@ class BlockingClientTest {
         "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
             + "Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n\r\n"; // for another key
     try (ServerSocket server = fakeServer(wrong, new LinkedBlockingQueue<>())) {
-      assertThatThrownBy(
-              () -> BlockingClient.builder().build().connect(ws(server, "/"), Recorder.quiet()))
+      assertThatThrownBy(() -> CLIENT.connectBlocking(ws(server, "/"), Recorder.quiet()))
           .isInstanceOfSatisfying(
               HandshakeException.class,
               e -> {
@@ -128,10 +130,10 @@ class BlockingClientTest {
     try (ServerSocket server = fakeServer(null, new LinkedBlockingQueue<>())) {
       BlockingClient client =
           BlockingClient.builder()
-              .connection(Configs.handshakeTimeout(Duration.ofMillis(300)))
+              .connectionConfig(Configs.handshakeTimeout(Duration.ofMillis(300)))
               .build();
       long start = System.nanoTime();
-      assertThatThrownBy(() -> client.connect(ws(server, "/"), Recorder.quiet()))
+      assertThatThrownBy(() -> client.connectBlocking(ws(server, "/"), Recorder.quiet()))
           .isInstanceOf(SocketTimeoutException.class)
           .hasMessageContaining("within 300 ms");
       assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isBetween(250L, 3000L);
@@ -141,15 +143,14 @@ class BlockingClientTest {
   @Test
   void aServerThatHangsUpFailsTheHandshakeWithEndOfStream() throws Exception {
     try (ServerSocket server = fakeServer("", new LinkedBlockingQueue<>())) {
-      assertThatThrownBy(
-              () -> BlockingClient.builder().build().connect(ws(server, "/"), Recorder.quiet()))
+      assertThatThrownBy(() -> CLIENT.connectBlocking(ws(server, "/"), Recorder.quiet()))
           .isInstanceOf(EOFException.class)
           .hasMessageContaining("before answering");
     }
   }
 
   @Test
-  void connectAsyncCompletesExceptionallyWhenNothingListens() throws Exception {
+  void connectCompletesExceptionallyWhenNothingListens() throws Exception {
     int port;
     try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       port = s.getLocalPort();
@@ -157,7 +158,7 @@ class BlockingClientTest {
     var future =
         BlockingClient.builder()
             .build()
-            .connectAsync(URI.create("ws://127.0.0.1:" + port + "/"), Recorder.quiet());
+            .connect(URI.create("ws://127.0.0.1:" + port + "/"), Recorder.quiet());
     ExecutionException e =
         org.junit.jupiter.api.Assertions.assertThrows(
             ExecutionException.class, () -> future.get(10, TimeUnit.SECONDS));
@@ -170,7 +171,7 @@ class BlockingClientTest {
             () ->
                 BlockingClient.builder()
                     .build()
-                    .connect(URI.create("http://localhost/"), Recorder.quiet()))
+                    .connectBlocking(URI.create("http://localhost/"), Recorder.quiet()))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("ws or wss");
   }
@@ -180,8 +181,8 @@ class BlockingClientTest {
     BlockingQueue<HandshakeInfo> infos = new LinkedBlockingQueue<>();
     try (BlockingServer server =
         BlockingServer.builder()
-            .host("127.0.0.1")
-            .handshake(
+            .bind("127.0.0.1", 0)
+            .handshakeConfig(
                 ServerHandshakeConfig.defaults()
                     .withSubprotocolSelector(offered -> offered.contains("chat") ? "chat" : null))
             .handlers(
@@ -192,12 +193,13 @@ class BlockingClientTest {
             .start()) {
       Connection c =
           BlockingClient.builder()
-              .handshake(
+              .handshakeConfig(
                   ClientHandshakeConfig.defaults()
                       .withSubprotocols(List.of("superchat", "chat"))
                       .withHeaders(Headers.builder().add("Cookie", "id=7").build()))
               .build()
-              .connect(URI.create("ws://127.0.0.1:" + server.port() + "/room?x=1"), Recorder.quiet());
+              .connectBlocking(
+                  URI.create("ws://127.0.0.1:" + server.port() + "/room?x=1"), Recorder.quiet());
       assertThat(c.subprotocol()).isEqualTo("chat");
       HandshakeInfo info = infos.poll(5, TimeUnit.SECONDS);
       assertThat(info.path()).isEqualTo("/room");
@@ -234,12 +236,12 @@ class BlockingClientTest {
               });
       BlockingClient client =
           BlockingClient.builder()
-              .tls(localhost.client)
-              .connection(Configs.handshakeTimeout(Duration.ofMillis(500)))
+              .sslContext(localhost.client)
+              .connectionConfig(Configs.handshakeTimeout(Duration.ofMillis(500)))
               .build();
       // The fake server never answers the upgrade: only its TLS handshake matters here.
       URI uri = URI.create("wss://localhost:" + listener.getLocalPort() + "/");
-      assertThatThrownBy(() -> client.connect(uri, Recorder.quiet()))
+      assertThatThrownBy(() -> client.connectBlocking(uri, Recorder.quiet()))
           .isInstanceOf(SocketTimeoutException.class);
       assertThat(names.poll(5, TimeUnit.SECONDS)).containsExactly(new SNIHostName("localhost"));
     }
@@ -250,21 +252,20 @@ class BlockingClientTest {
     TestTls other = TestTls.create(dir, "dns:other.example");
     try (BlockingServer server =
         BlockingServer.builder()
-            .host("127.0.0.1")
+            .bind("127.0.0.1", 0)
             .tls(other.server)
             .handlers(info -> Recorder.echo())
             .start()) {
       URI uri = URI.create("wss://localhost:" + server.port() + "/");
-      assertThatThrownBy(
-              () ->
-                  BlockingClient.builder().tls(other.client).build().connect(uri, Recorder.quiet()))
+      BlockingClient strict = BlockingClient.builder().sslContext(other.client).build();
+      assertThatThrownBy(() -> strict.connectBlocking(uri, Recorder.quiet()))
           .isInstanceOf(SSLHandshakeException.class);
       Connection c =
           BlockingClient.builder()
-              .tls(other.client)
+              .sslContext(other.client)
               .insecureSkipHostnameVerification()
               .build()
-              .connect(uri, Recorder.quiet());
+              .connectBlocking(uri, Recorder.quiet());
       assertThat(c.isOpen()).isTrue();
       c.close(CloseCode.NORMAL, "").get(5, TimeUnit.SECONDS);
     }
@@ -274,13 +275,13 @@ class BlockingClientTest {
   void refusesAnUntrustedCertificate() throws Exception {
     try (BlockingServer server =
         BlockingServer.builder()
-            .host("127.0.0.1")
+            .bind("127.0.0.1", 0)
             .tls(localhost.server)
             .handlers(info -> Recorder.echo())
             .start()) {
       // The JDK's default trust store does not know the test's self-signed certificate.
       URI uri = URI.create("wss://localhost:" + server.port() + "/");
-      assertThatThrownBy(() -> BlockingClient.builder().build().connect(uri, Recorder.quiet()))
+      assertThatThrownBy(() -> CLIENT.connectBlocking(uri, Recorder.quiet()))
           .isInstanceOf(SSLHandshakeException.class);
     }
   }

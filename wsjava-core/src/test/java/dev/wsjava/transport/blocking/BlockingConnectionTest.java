@@ -47,8 +47,8 @@ class BlockingConnectionTest {
   BlockingServer server(ConnectionConfig config, boolean echo) throws Exception {
     BlockingServer s =
         BlockingServer.builder()
-            .host("127.0.0.1")
-            .connection(config)
+            .bind("127.0.0.1", 0)
+            .connectionConfig(config)
             .handlers(
                 info -> {
                   Recorder r = new Recorder(echo);
@@ -69,9 +69,9 @@ class BlockingConnectionTest {
   static Connection connect(BlockingServer s, ConnectionConfig config, Recorder events)
       throws Exception {
     return BlockingClient.builder()
-        .connection(config)
+        .connectionConfig(config)
         .build()
-        .connect(URI.create("ws://127.0.0.1:" + s.port() + "/"), events);
+        .connectBlocking(URI.create("ws://127.0.0.1:" + s.port() + "/"), events);
   }
 
   static long millisSince(long startNanos) {
@@ -85,7 +85,8 @@ class BlockingConnectionTest {
 
   @BeforeAll
   static void startSharedEchoServer() throws Exception {
-    shared = BlockingServer.builder().host("127.0.0.1").handlers(info -> Recorder.echo()).start();
+    shared =
+        BlockingServer.builder().bind("127.0.0.1", 0).handlers(info -> Recorder.echo()).start();
   }
 
   @AfterAll
@@ -111,12 +112,13 @@ class BlockingConnectionTest {
       int fragments = 1 + random.nextInt(Math.min(4, message.length + 1));
       int at = 0;
       for (int f = 0; f < fragments; f++) {
-        int end = f == fragments - 1 ? message.length : at + random.nextInt(message.length - at + 1);
+        boolean last = f == fragments - 1;
+        int end = last ? message.length : at + random.nextInt(message.length - at + 1);
         Opcode op = f == 0 ? Opcode.BINARY : Opcode.CONTINUATION;
-        FrameEncoder.encode(
-            wire, f == fragments - 1, 0, op, message, at, end - at, true, random.nextInt());
+        FrameEncoder.encode(wire, last, 0, op, message, at, end - at, true, random.nextInt());
         if (random.nextInt(4) == 0) {
-          FrameEncoder.encode(wire, true, 0, Opcode.PING, new byte[0], 0, 0, true, random.nextInt());
+          byte[] none = new byte[0];
+          FrameEncoder.encode(wire, true, 0, Opcode.PING, none, 0, 0, true, random.nextInt());
         }
         at = end;
       }
@@ -282,9 +284,9 @@ class BlockingConnectionTest {
               });
       Connection c =
           BlockingClient.builder()
-              .connection(Configs.closeTimeout(Duration.ofMillis(250)))
+              .connectionConfig(Configs.closeTimeout(Duration.ofMillis(250)))
               .build()
-              .connect(URI.create("ws://127.0.0.1:" + listener.getLocalPort()), client);
+              .connectBlocking(URI.create("ws://127.0.0.1:" + listener.getLocalPort()), client);
       long start = System.nanoTime();
       c.close(CloseCode.NORMAL, "").get(5, TimeUnit.SECONDS);
       assertThat(millisSince(start)).isBetween(200L, 3000L);
@@ -312,9 +314,9 @@ class BlockingConnectionTest {
       long start = System.nanoTime();
       Connection c =
           BlockingClient.builder()
-              .connection(Configs.closeTimeout(Duration.ofMillis(250)))
+              .connectionConfig(Configs.closeTimeout(Duration.ofMillis(250)))
               .build()
-              .connect(URI.create("ws://127.0.0.1:" + listener.getLocalPort()), client);
+              .connectBlocking(URI.create("ws://127.0.0.1:" + listener.getLocalPort()), client);
       assertThat(new String(client.next().bytes(), StandardCharsets.UTF_8)).isEqualTo("hi");
       assertThat(client.close()).isEqualTo(new Recorder.Close(1000, ""));
       c.closed().get(5, TimeUnit.SECONDS);
@@ -331,7 +333,7 @@ class BlockingConnectionTest {
   void aHandlerThatThrowsFailsOnlyItsOwnConnection() throws Exception {
     BlockingServer server =
         BlockingServer.builder()
-            .host("127.0.0.1")
+            .bind("127.0.0.1", 0)
             .handlers(
                 info ->
                     new Recorder(true) {
@@ -363,7 +365,7 @@ class BlockingConnectionTest {
     BlockingQueue<Recorder> sides = new LinkedBlockingQueue<>();
     BlockingServer server =
         BlockingServer.builder()
-            .host("127.0.0.1")
+            .bind("127.0.0.1", 0)
             .handlers(
                 info -> {
                   Recorder r =
@@ -391,6 +393,42 @@ class BlockingConnectionTest {
     assertThat(remote.errors).singleElement().isInstanceOf(java.io.IOException.class);
     assertThat(remote.closes.get()).isEqualTo(1);
     assertThat(server.openConnections()).isZero();
+  }
+
+  @Test
+  void aPausedConnectionReadsNothingUntilResumed() throws Exception {
+    BlockingServer server = server(ConnectionConfig.DEFAULTS, true);
+    Recorder client =
+        new Recorder(false) {
+          @Override
+          public void onOpen(Connection c) {
+            c.pauseReading(true); // before the read loop starts: nothing is read at all
+            super.onOpen(c);
+          }
+        };
+    Connection c = connect(server, ConnectionConfig.DEFAULTS, client);
+    nextServerSide().opened.get(5, TimeUnit.SECONDS).sendText("while paused");
+    assertThat(client.messages.poll(300, TimeUnit.MILLISECONDS)).isNull();
+    c.pauseReading(false);
+    assertThat(new String(client.next().bytes(), StandardCharsets.UTF_8)).isEqualTo("while paused");
+    c.pauseReading(true);
+    c.abort(); // a paused loop still ends with its socket
+    assertThat(client.close().code()).isEqualTo(CloseCode.ABNORMAL);
+  }
+
+  @Test
+  void closingTheClientAbortsItsOpenConnections() throws Exception {
+    BlockingServer server = server(ConnectionConfig.DEFAULTS, true);
+    BlockingClient client = BlockingClient.builder().build();
+    URI uri = URI.create("ws://127.0.0.1:" + server.port() + "/");
+    Recorder a = Recorder.quiet();
+    Recorder b = Recorder.quiet();
+    client.connectBlocking(uri, a);
+    client.connectBlocking(uri, b).close(CloseCode.NORMAL, "").get(5, TimeUnit.SECONDS);
+    assertThat(client.openConnections()).isEqualTo(1);
+    client.close();
+    assertThat(a.close().code()).isEqualTo(CloseCode.ABNORMAL);
+    assertThat(client.openConnections()).isZero();
   }
 
   @Test

@@ -11,7 +11,12 @@ import dev.wsjava.handshake.ServerHandshakeConfig;
 import dev.wsjava.protocol.CloseCode;
 import dev.wsjava.protocol.Hex;
 import dev.wsjava.protocol.Opcode;
+import dev.wsjava.http.HttpLimits;
+import dev.wsjava.http.HttpResponse;
+import dev.wsjava.http.Router;
 import dev.wsjava.transport.Connection;
+import dev.wsjava.transport.ConnectionHandler;
+import dev.wsjava.transport.HandshakeInfo;
 import dev.wsjava.transport.ConnectionConfig;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -30,6 +35,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.function.Function;
 import javax.net.ssl.SSLSocket;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -66,7 +72,7 @@ class BlockingServerTest {
 
   BlockingServer.Builder echoServer() {
     return BlockingServer.builder()
-        .host("127.0.0.1")
+        .bind("127.0.0.1", 0)
         .handlers(
             info -> {
               Recorder r = Recorder.echo();
@@ -80,6 +86,8 @@ class BlockingServerTest {
     servers.add(s);
     return s;
   }
+
+  static final BlockingClient CLIENT = BlockingClient.builder().build();
 
   static URI uri(BlockingServer s, boolean secure, String path) {
     return URI.create((secure ? "wss" : "ws") + "://localhost:" + s.port() + path);
@@ -113,14 +121,14 @@ class BlockingServerTest {
         start(
             echoServer()
                 .tls(secure ? tls.server : null)
-                .handshake(ServerHandshakeConfig.defaults().withExtensions(ext)));
+                .handshakeConfig(ServerHandshakeConfig.defaults().withExtensions(ext)));
     BlockingClient client =
         BlockingClient.builder()
-            .tls(tls.client)
-            .handshake(ClientHandshakeConfig.defaults().withExtensions(ext))
+            .sslContext(tls.client)
+            .handshakeConfig(ClientHandshakeConfig.defaults().withExtensions(ext))
             .build();
     Recorder events = Recorder.quiet();
-    Connection c = client.connect(uri(server, secure, "/echo"), events);
+    Connection c = client.connectBlocking(uri(server, secure, "/echo"), events);
     assertThat(c.extensions()).isEqualTo(deflate ? List.of("permessage-deflate") : List.of());
 
     SplittableRandom random = new SplittableRandom(secure ? 1 : 2);
@@ -149,7 +157,7 @@ class BlockingServerTest {
   void framesFromManyThreadsOnOneConnectionNeverInterleave() throws Exception {
     BlockingServer server = start(echoServer());
     Recorder events = Recorder.quiet();
-    Connection c = BlockingClient.builder().build().connect(uri(server, false, "/"), events);
+    Connection c = CLIENT.connectBlocking(uri(server, false, "/"), events);
     int threads = 8;
     int perThread = 200;
     CountDownLatch go = new CountDownLatch(1);
@@ -211,7 +219,7 @@ class BlockingServerTest {
     for (int i = 0; i < n; i++) {
       Recorder r = Recorder.quiet();
       recorders.add(r);
-      connecting.add(client.connectAsync(uri(server, false, "/" + i), r));
+      connecting.add(client.connect(uri(server, false, "/" + i), r));
     }
     List<Connection> open = new ArrayList<>();
     for (CompletableFuture<Connection> f : connecting) {
@@ -241,7 +249,7 @@ class BlockingServerTest {
   @Test
   void cutsOffAClientThatSendsNothingAfterTheHandshakeTimeout() throws Exception {
     ConnectionConfig config = Configs.handshakeTimeout(Duration.ofMillis(300));
-    BlockingServer server = start(echoServer().connection(config));
+    BlockingServer server = start(echoServer().connectionConfig(config));
     try (Socket idle = new Socket("127.0.0.1", server.port())) {
       idle.setSoTimeout(5000);
       long start = System.nanoTime();
@@ -256,7 +264,7 @@ class BlockingServerTest {
   @Test
   void cutsOffATlsClientThatNeverSendsAClientHello() throws Exception {
     ConnectionConfig config = Configs.handshakeTimeout(Duration.ofMillis(300));
-    BlockingServer server = start(echoServer().tls(tls.server).connection(config));
+    BlockingServer server = start(echoServer().tls(tls.server).connectionConfig(config));
     try (Socket idle = new Socket("127.0.0.1", server.port())) {
       idle.setSoTimeout(5000);
       long start = System.nanoTime();
@@ -315,15 +323,16 @@ class BlockingServerTest {
     BlockingServer server =
         start(
             BlockingServer.builder()
-                .host("127.0.0.1")
+                .bind("127.0.0.1", 0)
                 .handlers(info -> info.path().equals("/chat") ? Recorder.echo() : null));
     BlockingClient client = BlockingClient.builder().build();
-    assertThatThrownBy(() -> client.connect(uri(server, false, "/nowhere"), Recorder.quiet()))
+    URI nowhere = uri(server, false, "/nowhere");
+    assertThatThrownBy(() -> client.connectBlocking(nowhere, Recorder.quiet()))
         .isInstanceOf(HandshakeException.class)
         .hasMessageContaining("/nowhere")
         .hasMessageContaining("404")
         .satisfies(e -> assertThat(((HandshakeException) e).status()).isEqualTo(404));
-    Connection c = client.connect(uri(server, false, "/chat?room=1"), Recorder.quiet());
+    Connection c = client.connectBlocking(uri(server, false, "/chat?room=1"), Recorder.quiet());
     assertThat(c.isOpen()).isTrue();
     c.close(CloseCode.NORMAL, "").get(5, TimeUnit.SECONDS);
   }
@@ -348,14 +357,15 @@ class BlockingServerTest {
     for (int i = 0; i < 5; i++) {
       Recorder r = Recorder.quiet();
       clients.add(r);
-      client.connect(uri(server, false, "/"), r);
+      client.connectBlocking(uri(server, false, "/"), r);
     }
     assertThat(server.shutdown(Duration.ofSeconds(5))).isTrue();
     for (Recorder r : clients) {
-      assertThat(r.close()).isEqualTo(new Recorder.Close(CloseCode.GOING_AWAY, "server shutting down"));
+      assertThat(r.close())
+          .isEqualTo(new Recorder.Close(CloseCode.GOING_AWAY, "server shutting down"));
     }
     assertThat(server.openConnections()).isZero();
-    assertThatThrownBy(() -> client.connect(uri(server, false, "/"), Recorder.quiet()))
+    assertThatThrownBy(() -> client.connectBlocking(uri(server, false, "/"), Recorder.quiet()))
         .isInstanceOf(java.io.IOException.class);
   }
 
@@ -379,6 +389,79 @@ class BlockingServerTest {
       s.setSoTimeout(5000);
       byte[] rest = s.getInputStream().readAllBytes();
       assertThat(Hex.of(java.util.Arrays.copyOf(rest, 4))).isEqualTo("88 16 03 e9");
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Behind the HTTP front
+
+  BlockingServer routed(HttpLimits limits) throws Exception {
+    Router<Function<HandshakeInfo, ConnectionHandler>> router =
+        Router.<Function<HandshakeInfo, ConnectionHandler>>builder()
+            .get("/hello", request -> HttpResponse.text(200, "hi " + request.path()))
+            .websocket(
+                "/ws",
+                info -> {
+                  Recorder r = Recorder.echo();
+                  serverSide.add(r);
+                  return r;
+                })
+            .build();
+    return start(BlockingServer.builder().bind("127.0.0.1", 0).router(router, limits));
+  }
+
+  @Test
+  void answersPlainRoutesOverOneKeepAliveConnectionBesideWebSocketRoutes() throws Exception {
+    BlockingServer server = routed(HttpLimits.defaults());
+    try (RawPeer peer = new RawPeer(new Socket("127.0.0.1", server.port()))) {
+      // Two pipelined requests in one write, answered in order on the same connection.
+      peer.write(
+          "GET /hello HTTP/1.1\r\nHost: a\r\n\r\nGET /nowhere HTTP/1.1\r\nHost: a\r\n\r\n");
+      String first = peer.readHead();
+      assertThat(first).startsWith("HTTP/1.1 200 ").contains("Content-Length: 9\r\n");
+      assertThat(new String(peer.in.readNBytes(9), StandardCharsets.UTF_8)).isEqualTo("hi /hello");
+      String second = peer.readHead();
+      assertThat(second).startsWith("HTTP/1.1 404 ");
+      await(() -> server.openConnections() == 1, "the keep-alive connection counted");
+    }
+    await(() -> server.openConnections() == 0, "the closed connection released");
+
+    Recorder events = Recorder.quiet();
+    Connection c = CLIENT.connectBlocking(uri(server, false, "/ws"), events);
+    c.sendText("over the router");
+    assertThat(new String(events.next().bytes(), StandardCharsets.UTF_8))
+        .isEqualTo("over the router");
+    c.close(CloseCode.NORMAL, "").get(5, TimeUnit.SECONDS);
+  }
+
+  @Test
+  void theRoutedUpgradeHandsTheSessionTheFrameThatCameWithIt() throws Exception {
+    BlockingServer server = routed(HttpLimits.defaults());
+    try (RawPeer peer = new RawPeer(new Socket("127.0.0.1", server.port()))) {
+      // A plain request first, then the upgrade and a masked "Hello" (RFC 6455 §5.7) in one write.
+      peer.write("GET /hello HTTP/1.1\r\nHost: a\r\n\r\n");
+      assertThat(peer.readHead()).startsWith("HTTP/1.1 200 ");
+      peer.in.readNBytes(9);
+      peer.write(
+          concat(
+              RawPeer.UPGRADE.replace("GET / ", "GET /ws ").getBytes(StandardCharsets.ISO_8859_1),
+              Hex.bytes("81 85 37 fa 21 3d 7f 9f 4d 51 58")));
+      assertThat(peer.readHead()).startsWith("HTTP/1.1 101 ");
+      assertThat(peer.readFrame()).isEqualTo("81 05 48 65 6c 6c 6f");
+    }
+  }
+
+  @Test
+  void closesAnIdleKeepAliveConnectionSilently() throws Exception {
+    BlockingServer server =
+        routed(HttpLimits.defaults().withIdleTimeoutNanos(TimeUnit.MILLISECONDS.toNanos(200)));
+    try (RawPeer peer = new RawPeer(new Socket("127.0.0.1", server.port()))) {
+      peer.write("GET /hello HTTP/1.1\r\nHost: a\r\n\r\n");
+      assertThat(peer.readHead()).startsWith("HTTP/1.1 200 ");
+      peer.in.readNBytes(9);
+      long start = System.nanoTime();
+      assertThat(peer.atEnd()).isTrue();
+      assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isBetween(150L, 3000L);
     }
   }
 

@@ -48,7 +48,7 @@ final class RawPeer implements AutoCloseable {
     return p;
   }
 
-  /** Accepts one connection and reads the client's upgrade request; answer it with {@link #write}. */
+  /** Accepts one connection and reads the client's request; answer with {@link #write}. */
   static RawPeer acceptRequest(ServerSocket listener) throws IOException {
     RawPeer p = new RawPeer(listener.accept());
     p.request = p.readHead();
