@@ -417,6 +417,70 @@ class BlockingConnectionTest {
   }
 
   @Test
+  void aSlowReaderFillsTheQueueThenDrainsItAndReportsWritable() throws Exception {
+    BlockingServer server =
+        BlockingServer.builder()
+            .bind("127.0.0.1", 0)
+            .handlers(
+                info -> {
+                  Recorder r =
+                      new Recorder(false) {
+                        @Override
+                        public void onOpen(Connection c) {
+                          c.pauseReading(true); // a reader that has fallen behind
+                          super.onOpen(c);
+                        }
+                      };
+                  serverSide.add(r);
+                  return r;
+                })
+            .start();
+    resources.add(server);
+    ConnectionConfig d = ConnectionConfig.DEFAULTS;
+    ConnectionConfig small =
+        new ConnectionConfig(
+            d.session(),
+            256 * 1024,
+            d.handshakeTimeout(),
+            d.idleTimeout(),
+            d.pingInterval(),
+            d.closeTimeout(),
+            d.readBufferSize());
+    Recorder client = Recorder.quiet();
+    Connection c = connect(server, small, client);
+    Connection remote = nextServerSide().opened.get(5, TimeUnit.SECONDS);
+    // The sending thread writes, and blocks once the socket buffers are full.
+    List<java.util.concurrent.CompletableFuture<Void>> sends =
+        new java.util.concurrent.CopyOnWriteArrayList<>();
+    Thread writer =
+        Thread.ofVirtual()
+            .start(() -> sends.add(c.sendMessage(Opcode.BINARY, ByteBuffer.allocate(16 << 20))));
+    for (int i = 0; i < 1000 && c.queuedBytes() == 0; i++) {
+      Thread.sleep(1); // until the big message is queued
+    }
+    ExecutionException refused = null;
+    for (int i = 0; i < 1000 && refused == null; i++) {
+      Thread.sleep(5);
+      try {
+        c.sendMessage(Opcode.BINARY, ByteBuffer.allocate(64 * 1024)).get(1, TimeUnit.MILLISECONDS);
+      } catch (ExecutionException e) {
+        refused = e;
+      } catch (TimeoutException stillQueued) {
+        // queued behind the big one
+      }
+    }
+    assertThat(refused).as("a send refused while the queue is full").isNotNull();
+    assertThat(refused.getCause()).isInstanceOf(dev.wsjava.transport.QueueFullException.class);
+    assertThat(client.writables.get()).isZero();
+    remote.pauseReading(false);
+    writer.join(10_000);
+    sends.getFirst().get(10, TimeUnit.SECONDS);
+    assertThat(client.writables.get()).as("onWritable once drained").isEqualTo(1);
+    assertThat(c.queuedBytes()).isZero();
+    c.close(CloseCode.NORMAL, "").get(10, TimeUnit.SECONDS);
+  }
+
+  @Test
   void closingTheClientAbortsItsOpenConnections() throws Exception {
     BlockingServer server = server(ConnectionConfig.DEFAULTS, true);
     BlockingClient client = BlockingClient.builder().build();

@@ -26,6 +26,7 @@ class Recorder implements ConnectionHandler {
   final AtomicInteger closes = new AtomicInteger();
   final AtomicInteger pings = new AtomicInteger();
   final AtomicInteger pongs = new AtomicInteger();
+  final AtomicInteger writables = new AtomicInteger();
 
   Recorder(boolean echo) {
     this.echo = echo;
@@ -90,5 +91,7 @@ class Recorder implements ConnectionHandler {
   }
 
   @Override
-  public void onWritable(Connection c) {}
+  public void onWritable(Connection c) {
+    writables.incrementAndGet();
+  }
 }
