@@ -3,11 +3,15 @@
  *
  * <p>Exported: {@code dev.wsjava} (the API: WebSocket, listeners, server and client builders,
  * configuration), {@code dev.wsjava.protocol} (the RFC's nouns: opcodes, close codes, limits, protocol
- * errors) and {@code dev.wsjava.extension} (the extension SPI and permessage-deflate). The handshake,
- * session, HTTP and transport layers are internal: the API uses them, users do not.
+ * errors), {@code dev.wsjava.extension} (the extension SPI and permessage-deflate), {@code
+ * dev.wsjava.http} (plain HTTP routes: handler, request, response) and {@code
+ * dev.wsjava.handshake} (request heads and headers, which handlers and handshake hooks see). The
+ * session and transport layers are internal.
  */
 module dev.wsjava {
   exports dev.wsjava;
   exports dev.wsjava.protocol;
   exports dev.wsjava.extension;
+  exports dev.wsjava.http;
+  exports dev.wsjava.handshake;
 }

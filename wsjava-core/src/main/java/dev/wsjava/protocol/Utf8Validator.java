@@ -19,9 +19,10 @@ import java.util.Objects;
  * <p>How it works: a deterministic automaton with nine states, stored so that one step is one table
  * load (independent of the state) and one shift: entry {@code b} of the table is a {@code long}
  * holding, for every state, the 6-bit offset of the next state after byte {@code b}; the current
- * state is the offset of its field. The error state is a sink, so a block of eight bytes is checked
- * once at its end, and only a failed block is walked again to find the offending byte. Runs of ASCII
- * are skipped eight bytes (and 32 bytes) at a time with a test of the high bits.
+ * state is the offset of its field. Bytes are read as 8-byte words; the error state is a sink, so a
+ * word is checked once after its eight steps, and only a failed word is walked again to find the
+ * offending byte. Between code points, a word with no high bit set is ASCII and skips the automaton;
+ * runs of ASCII are skipped 64 bytes per step in arrays, 8 in other buffers.
  *
  * <p>A code point may be split across calls. After a failure the validator stays failed until
  * {@link #reset()}. Not thread-safe: one instance per connection, used by the thread that reads it.
@@ -41,6 +42,7 @@ public final class Utf8Validator {
   /** For each byte value, the next state of every state, each in that state's 6-bit field. */
   private static final long[] STEP = buildTable();
 
+  private static final boolean BIG_ENDIAN = ByteOrder.nativeOrder() == ByteOrder.BIG_ENDIAN;
   private static final long HIGH_BITS = 0x8080_8080_8080_8080L;
   private static final VarHandle ARRAY_LONG =
       MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.nativeOrder());
@@ -220,43 +222,55 @@ public final class Utf8Validator {
   private static int run(int start, byte[] a, int from, int to) {
     long s = start;
     int i = from;
-    while (true) {
-      if ((int) s == ACCEPT) {
-        for (int last = to - 32; i <= last; i += 32) {
-          long w =
+    int lastWord = to - 8;
+    while (i <= lastWord) {
+      if (s == ACCEPT && ((long) ARRAY_LONG.get(a, i) & HIGH_BITS) == 0) {
+        // A run of ASCII: 64 bytes per step, then 8, up to the word that has a high bit.
+        i += 8;
+        for (int last = to - 64; i <= last; i += 64) {
+          long v =
               (long) ARRAY_LONG.get(a, i)
                   | (long) ARRAY_LONG.get(a, i + 8)
                   | (long) ARRAY_LONG.get(a, i + 16)
-                  | (long) ARRAY_LONG.get(a, i + 24);
-          if ((w & HIGH_BITS) != 0) {
+                  | (long) ARRAY_LONG.get(a, i + 24)
+                  | (long) ARRAY_LONG.get(a, i + 32)
+                  | (long) ARRAY_LONG.get(a, i + 40)
+                  | (long) ARRAY_LONG.get(a, i + 48)
+                  | (long) ARRAY_LONG.get(a, i + 56);
+          if ((v & HIGH_BITS) != 0) {
             break;
           }
         }
-        for (int last = to - 8; i <= last; i += 8) {
-          if (((long) ARRAY_LONG.get(a, i) & HIGH_BITS) != 0) {
-            break;
-          }
+        while (i <= lastWord && ((long) ARRAY_LONG.get(a, i) & HIGH_BITS) == 0) {
+          i += 8;
         }
+        continue;
       }
-      if (i > to - 8) {
-        break;
+      // Eight steps. The shift distance of a long is taken mod 64, so only the low six bits of
+      // the state matter and the bits above them need no masking between steps.
+      long t = s;
+      t = STEP[a[i] & 0xFF] >>> t;
+      t = STEP[a[i + 1] & 0xFF] >>> t;
+      t = STEP[a[i + 2] & 0xFF] >>> t;
+      t = STEP[a[i + 3] & 0xFF] >>> t;
+      t = STEP[a[i + 4] & 0xFF] >>> t;
+      t = STEP[a[i + 5] & 0xFF] >>> t;
+      t = STEP[a[i + 6] & 0xFF] >>> t;
+      t = STEP[a[i + 7] & 0xFF] >>> t;
+      t &= 63;
+      if (t == ERROR) {
+        return locate(s, a, i);
       }
-      // Eight steps; the shift distance is taken mod 64, so only the low six bits of s matter
-      // and the bits above them need no masking between steps.
-      long before = s;
-      s = STEP[a[i] & 0xFF] >>> s;
-      s = STEP[a[i + 1] & 0xFF] >>> s;
-      s = STEP[a[i + 2] & 0xFF] >>> s;
-      s = STEP[a[i + 3] & 0xFF] >>> s;
-      s = STEP[a[i + 4] & 0xFF] >>> s;
-      s = STEP[a[i + 5] & 0xFF] >>> s;
-      s = STEP[a[i + 6] & 0xFF] >>> s;
-      s = STEP[a[i + 7] & 0xFF] >>> s;
-      s &= 63;
-      if (s == ERROR) {
-        return locate(before, a, i, i + 8);
-      }
+      s = t;
       i += 8;
+    }
+    if (i < to && s == ACCEPT && to - from >= 8) {
+      // An ASCII tail of a message of 8 bytes or more: test the last word, already checked
+      // bytes masked off, instead of stepping through up to 7 bytes.
+      long tailBits = HIGH_BITS & lastBytes(to - i);
+      if (((long) ARRAY_LONG.get(a, to - 8) & tailBits) == 0) {
+        return ~ACCEPT;
+      }
     }
     for (; i < to; i++) {
       s = (STEP[a[i] & 0xFF] >>> s) & 63;
@@ -267,45 +281,41 @@ public final class Utf8Validator {
     return ~(int) s;
   }
 
-  /** Walks a block that ended in ERROR again, one byte at a time, to find the failing byte. */
-  private static int locate(long s, byte[] a, int from, int to) {
-    for (int i = from; i < to; i++) {
+  /** Walks a word that ended in ERROR again, one byte at a time, to find the failing byte. */
+  private static int locate(long s, byte[] a, int from) {
+    for (int i = from; ; i++) {
       s = (STEP[a[i] & 0xFF] >>> s) & 63;
       if (s == ERROR) {
         return i;
       }
     }
-    throw new AssertionError("block ended in ERROR but no byte failed");
   }
 
   /** {@link #run(int, byte[], int, int)} for buffers without an accessible array. */
   private static int run(int start, ByteBuffer buf, int from, int to) {
     long s = start;
     int i = from;
-    while (true) {
-      if ((int) s == ACCEPT) {
-        for (int last = to - 8; i <= last; i += 8) {
-          if (((long) BUFFER_LONG.get(buf, i) & HIGH_BITS) != 0) {
-            break;
-          }
+    int lastWord = to - 8;
+    while (i <= lastWord) {
+      long w = (long) BUFFER_LONG.get(buf, i);
+      if (s == ACCEPT && (w & HIGH_BITS) == 0) {
+        // Eight bytes per step: a 64-byte step measured several times slower on direct buffers.
+        i += 8;
+        while (i <= lastWord && ((long) BUFFER_LONG.get(buf, i) & HIGH_BITS) == 0) {
+          i += 8;
         }
+        continue;
       }
-      if (i > to - 8) {
-        break;
-      }
-      long before = s;
-      for (int j = i, end = i + 8; j < end; j++) {
-        s = STEP[buf.get(j) & 0xFF] >>> s;
-      }
-      s &= 63;
-      if (s == ERROR) {
+      long t = step8(s, w);
+      if (t == ERROR) {
         for (int j = i; ; j++) {
-          before = (STEP[buf.get(j) & 0xFF] >>> before) & 63;
-          if (before == ERROR) {
+          s = (STEP[buf.get(j) & 0xFF] >>> s) & 63;
+          if (s == ERROR) {
             return j;
           }
         }
       }
+      s = t;
       i += 8;
     }
     for (; i < to; i++) {
@@ -315,5 +325,29 @@ public final class Utf8Validator {
       }
     }
     return ~(int) s;
+  }
+
+  /** Selects the last {@code n} (1-7) bytes in memory of a word read in native order. */
+  private static long lastBytes(int n) {
+    int unwanted = 8 * (8 - n);
+    return BIG_ENDIAN ? -1L >>> unwanted : -1L << unwanted;
+  }
+
+  /**
+   * Runs the eight bytes of a word, as read in native order from memory, through the automaton.
+   * The shift distance of a {@code long} is taken mod 64, so only the low six bits of the state
+   * matter and the bits above them need no masking between steps.
+   */
+  private static long step8(long s, long w) {
+    long bytes = BIG_ENDIAN ? Long.reverseBytes(w) : w; // first byte in memory now lowest
+    s = STEP[(int) bytes & 0xFF] >>> s;
+    s = STEP[(int) (bytes >>> 8) & 0xFF] >>> s;
+    s = STEP[(int) (bytes >>> 16) & 0xFF] >>> s;
+    s = STEP[(int) (bytes >>> 24) & 0xFF] >>> s;
+    s = STEP[(int) (bytes >>> 32) & 0xFF] >>> s;
+    s = STEP[(int) (bytes >>> 40) & 0xFF] >>> s;
+    s = STEP[(int) (bytes >>> 48) & 0xFF] >>> s;
+    s = STEP[(int) (bytes >>> 56)] >>> s;
+    return s & 63;
   }
 }

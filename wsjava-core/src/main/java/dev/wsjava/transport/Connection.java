@@ -25,6 +25,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * fails fast with {@link QueueFullException}, and {@link ConnectionHandler#onWritable} reports when
  * the queue has drained to half of that. A blocking caller can simply wait on each send's future.
  *
+ * <p>Events reach the handler on the I/O thread with the lock held: a handler may send (its bytes
+ * go out when the event returns) but must never wait for a send's future, which would deadlock.
+ *
  * <p>Subclasses (the transports) move bytes: they call {@link #receive}, {@link #receiveEnd}, and
  * {@link #gatherOutbound}/{@link #written} from their I/O thread, and implement {@link
  * #requestFlush()} and {@link #closeSocket()}.
@@ -44,7 +47,7 @@ public abstract class Connection {
   private long writtenTotal;
   private boolean overHighWater;
   private boolean closeReported;
-  private boolean opened;
+  private volatile boolean opened;
   private volatile long lastReceiveNanos = System.nanoTime();
 
   private record Pending(long target, CompletableFuture<Void> future) {}
@@ -151,8 +154,9 @@ public abstract class Connection {
       lock.unlock();
     }
     if (started) {
-      requestFlush();
+      // Arm the timeout first: the flush may block (blocking transport) on a peer that reads nothing.
       scheduleCloseTimeout(config.closeTimeout());
+      requestFlush();
     }
     return closed;
   }

@@ -1,0 +1,466 @@
+package dev.wsjava.transport.blocking;
+
+import dev.wsjava.extension.Extension;
+import dev.wsjava.protocol.CloseCode;
+import dev.wsjava.protocol.Role;
+import dev.wsjava.session.Session;
+import dev.wsjava.transport.Connection;
+import dev.wsjava.transport.ConnectionConfig;
+import dev.wsjava.transport.ConnectionHandler;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.SocketAddress;
+import java.net.SocketTimeoutException;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
+
+/**
+ * A WebSocket connection on a blocking socket, run by one virtual thread.
+ *
+ * <p><b>Reading.</b> The connection's thread runs a plain loop: read from the socket, feed the
+ * session, repeat until the stream ends. Events reach the handler on that thread. Reads go into a
+ * small buffer; one that fills it switches to {@link ConnectionConfig#readBufferSize()} bytes
+ * until reads come back small again, so a quiet connection holds little.
+ *
+ * <p><b>Writing.</b> Whoever asks for a flush writes: a sender, or the reader after an event
+ * (pongs, close replies, a handler's sends). A write lock lets one thread write at a time; a
+ * thread that finds it taken leaves its bytes to the writer, which writes until the queue is
+ * empty. The writer takes the queued buffers' (array, offset, length) under the connection's lock,
+ * writes outside it, and then reports what it wrote. Other senders meanwhile only append past a
+ * buffer's limit, so the bytes being written are never touched.
+ *
+ * <p><b>Time.</b> The read loop's socket timeout is its clock: each read waits at most until the
+ * next idle or keepalive deadline. Idle for {@link ConnectionConfig#idleTimeout()}: close with
+ * 1001. Quiet for {@link ConnectionConfig#pingInterval()}: ping; nothing heard for another
+ * interval: close with 1011. Any byte received counts as a sign of life, a pong or not. The close
+ * timeout is an {@link Alarm}, since the thread that would tick may be stuck in a write to a peer
+ * that stopped reading.
+ *
+ * <p><b>Pausing.</b> {@link #pauseReading} stops the loop between reads, so a consumer that fell
+ * behind makes TCP slow the peer down.
+ *
+ * <p><b>Closing.</b> Once the session is closed and its queue written, a server closes TCP at once
+ * (RFC 6455 §7.1.1); a client waits for the server's end of stream, at most the close timeout.
+ * Over TLS a clean close sends close_notify; an abort just drops the TCP connection.
+ *
+ * <p>Thread-safety: as {@link Connection}; handler events come one at a time on the read loop's
+ * thread ({@code onOpen} on the thread that opened the connection).
+ */
+public final class BlockingConnection extends Connection {
+  /** Reads start with this many bytes: enough for a chat message, small for an idle socket. */
+  private static final int SMALL_READ = 2048;
+
+  /** Buffers taken per write round. */
+  private static final int GATHER = 16;
+
+  private final Socket raw;
+  private final Socket socket;
+  private final boolean client;
+  private final InputStream in;
+  private final OutputStream out;
+  private final Consumer<BlockingConnection> released;
+
+  private final ReentrantLock writeLock = new ReentrantLock();
+  private final ByteBuffer[] gathered = new ByteBuffer[GATHER];
+  private final int[] offsets = new int[GATHER];
+  private final int[] lengths = new int[GATHER];
+
+  private final AtomicBoolean closing = new AtomicBoolean();
+  private final AtomicBoolean failed = new AtomicBoolean();
+  private final AtomicReference<Alarm> closeAlarm = new AtomicReference<>();
+  private volatile IOException writeError;
+
+  private final ReentrantLock pauseLock = new ReentrantLock();
+  private final Condition resumed = pauseLock.newCondition();
+  private volatile boolean paused;
+
+  // The read loop's own state.
+  private boolean pingOutstanding;
+  private long pingSentNanos;
+  private int soTimeout = -1;
+
+  /**
+   * Creates the connection over a socket whose handshake is done.
+   *
+   * @param raw the TCP socket
+   * @param socket {@code raw}, or the TLS socket layered over it
+   * @param role client or server
+   * @param handler where events go
+   * @param config limits and timeouts
+   * @param subprotocol the negotiated subprotocol, or null
+   * @param extensions the negotiated extensions
+   * @param released runs once the socket is closed, before the handler hears of it
+   */
+  BlockingConnection(
+      Socket raw,
+      Socket socket,
+      Role role,
+      ConnectionHandler handler,
+      ConnectionConfig config,
+      String subprotocol,
+      List<Extension> extensions,
+      Consumer<BlockingConnection> released)
+      throws IOException {
+    super(
+        new Session(role, config.session(), extensions),
+        handler,
+        config,
+        subprotocol,
+        extensions);
+    this.raw = raw;
+    this.socket = socket;
+    this.client = role == Role.CLIENT;
+    this.in = socket.getInputStream();
+    this.out = socket.getOutputStream();
+    this.released = released;
+  }
+
+  @Override
+  public SocketAddress remoteAddress() {
+    return raw.getRemoteSocketAddress();
+  }
+
+  @Override
+  public SocketAddress localAddress() {
+    return raw.getLocalSocketAddress();
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Reading: the connection's own thread
+
+  /**
+   * Reports the connection open: {@code onOpen} runs on the calling thread, before any other
+   * event. Call once, before {@link #run}.
+   *
+   * @return false when the handler threw, which failed the connection
+   */
+  boolean reportOpen() {
+    try {
+      open();
+      return true;
+    } catch (RuntimeException | Error e) {
+      failOnce(e);
+      return false;
+    }
+  }
+
+  /**
+   * Runs the read loop on the calling thread until the socket is closed, starting with {@code
+   * first} (bytes that came with the handshake).
+   *
+   * @param first bytes received after the handshake head, possibly none
+   */
+  void run(ByteBuffer first) {
+    try {
+      if (first.hasRemaining()) {
+        received(first);
+      }
+      readLoop();
+    } catch (IOException e) {
+      if (!closing.get() && !sessionClosed()) {
+        failOnce(writeError != null ? writeError : e);
+      }
+    } catch (RuntimeException | Error e) { // a handler threw: nothing more can be trusted
+      failOnce(e);
+    } finally {
+      closeSocket();
+    }
+  }
+
+  private void readLoop() throws IOException {
+    byte[] small = new byte[Math.min(SMALL_READ, config().readBufferSize())];
+    byte[] buffer = small;
+    while (!closing.get()) {
+      if (paused) {
+        awaitResumed();
+        continue;
+      }
+      int n;
+      try {
+        setSoTimeout(nextTimerMillis());
+        n = in.read(buffer);
+      } catch (SocketTimeoutException e) {
+        onTimers();
+        continue;
+      }
+      if (n < 0) {
+        IOException error = writeError;
+        if (error != null) {
+          failOnce(error);
+        } else {
+          receiveEnd();
+        }
+        return;
+      }
+      received(ByteBuffer.wrap(buffer, 0, n));
+      if (n == buffer.length && buffer == small) {
+        buffer = new byte[config().readBufferSize()];
+      } else if (n < small.length) {
+        buffer = small;
+      }
+    }
+  }
+
+  /**
+   * Stops or resumes the read loop. While it is stopped the socket's receive buffer fills and TCP
+   * slows the peer down; the idle and keepalive timers wait too (the close timeout does not).
+   *
+   * @param pause true to stop reading, false to resume
+   */
+  @Override
+  public void pauseReading(boolean pause) {
+    pauseLock.lock();
+    try {
+      paused = pause;
+      resumed.signalAll();
+    } finally {
+      pauseLock.unlock();
+    }
+  }
+
+  private void awaitResumed() {
+    pauseLock.lock();
+    try {
+      while (paused && !closing.get()) {
+        resumed.awaitUninterruptibly();
+      }
+    } finally {
+      pauseLock.unlock();
+    }
+  }
+
+  private void received(ByteBuffer bytes) {
+    pingOutstanding = false;
+    receive(bytes);
+    if (sessionClosed()) {
+      // A server has closed by now; a client waits for the server's end of stream, not forever.
+      scheduleCloseTimeout(config().closeTimeout());
+    }
+  }
+
+  private void setSoTimeout(int millis) throws IOException {
+    if (millis != soTimeout) {
+      socket.setSoTimeout(millis);
+      soTimeout = millis;
+    }
+  }
+
+  /** Returns how long the next read may wait: until the next timer, or forever (0). */
+  private int nextTimerMillis() {
+    Duration idle = config().idleTimeout();
+    Duration ping = config().pingInterval();
+    if ((idle.isZero() && ping.isZero()) || !isOpen()) {
+      return 0;
+    }
+    long now = System.nanoTime();
+    long quiet = now - lastReceiveNanos();
+    long wait = Long.MAX_VALUE;
+    if (!idle.isZero()) {
+      wait = idle.toNanos() - quiet;
+    }
+    if (!ping.isZero()) {
+      long since = pingOutstanding ? now - pingSentNanos : quiet;
+      wait = Math.min(wait, ping.toNanos() - since);
+    }
+    long millis = (wait + 999_999) / 1_000_000;
+    return (int) Math.max(1, Math.min(millis, Integer.MAX_VALUE));
+  }
+
+  private void onTimers() {
+    if (!isOpen()) {
+      return;
+    }
+    long now = System.nanoTime();
+    long quiet = now - lastReceiveNanos();
+    Duration idle = config().idleTimeout();
+    Duration ping = config().pingInterval();
+    if (!idle.isZero() && quiet >= idle.toNanos()) {
+      closeForTimeout(CloseCode.GOING_AWAY, "idle for " + idle.toMillis() + " ms");
+    } else if (!ping.isZero() && pingOutstanding) {
+      if (now - pingSentNanos >= ping.toNanos()) {
+        closeForTimeout(
+            CloseCode.INTERNAL_ERROR, "no answer to a ping within " + ping.toMillis() + " ms");
+      }
+    } else if (!ping.isZero() && quiet >= ping.toNanos()) {
+      pingOutstanding = true;
+      pingSentNanos = now;
+      try {
+        sendPing(ByteBuffer.allocate(0));
+      } catch (IllegalStateException e) {
+        // closed meanwhile by another thread: the close timeout takes over
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Writing: the thread that asks
+
+  @Override
+  protected void requestFlush() {
+    if (lock.isHeldByCurrentThread() || writeLock.isHeldByCurrentThread()) {
+      return; // inside an event or a write: the flush after it takes these bytes too
+    }
+    while (!closing.get() && writeLock.tryLock()) {
+      try {
+        drain();
+      } catch (IOException e) {
+        writeFailed(e);
+        return;
+      } finally {
+        writeLock.unlock();
+      }
+      // Bytes queued by a sender whose tryLock failed while we wrote are ours to write.
+      boolean more;
+      boolean done;
+      lock.lock();
+      try {
+        more = hasOutbound();
+        done = !more && sessionClosed();
+      } finally {
+        lock.unlock();
+      }
+      if (done && !client) {
+        closeSocket(); // RFC 6455 §7.1.1: the server closes the TCP connection first
+      }
+      if (!more) {
+        return;
+      }
+    }
+  }
+
+  /** Writes until the queue is empty; the caller holds the write lock. */
+  private void drain() throws IOException {
+    while (true) {
+      int count;
+      boolean closingHandshake;
+      lock.lock();
+      try {
+        count = gatherOutbound(gathered);
+        for (int i = 0; i < count; i++) {
+          offsets[i] = gathered[i].arrayOffset() + gathered[i].position();
+          lengths[i] = gathered[i].remaining();
+        }
+        closingHandshake = count > 0 && !isOpen();
+      } finally {
+        lock.unlock();
+      }
+      if (count == 0) {
+        return;
+      }
+      if (closingHandshake) {
+        // This write may block on a peer that stopped reading: bound it before it starts.
+        scheduleCloseTimeout(config().closeTimeout());
+      }
+      long total = 0;
+      for (int i = 0; i < count; i++) {
+        out.write(gathered[i].array(), offsets[i], lengths[i]);
+        total += lengths[i];
+      }
+      lock.lock();
+      try {
+        for (int i = 0; i < count; i++) {
+          gathered[i].position(gathered[i].position() + lengths[i]);
+        }
+        written(total);
+      } finally {
+        lock.unlock();
+      }
+      Arrays.fill(gathered, 0, count, null);
+      completeWritten();
+    }
+  }
+
+  /**
+   * A write failed. The read loop reports it, so that events stay on one thread: shutting the
+   * input down ends its read (a reset socket fails it anyway), and it finds the error waiting.
+   */
+  private void writeFailed(IOException e) {
+    if (closing.get() || sessionClosed()) {
+      closeSocket();
+      return;
+    }
+    writeError = e;
+    try {
+      raw.shutdownInput();
+    } catch (IOException notConnected) {
+      // the read fails on its own
+    }
+  }
+
+  private void failOnce(Throwable error) {
+    if (failed.compareAndSet(false, true)) {
+      fail(error);
+    } else {
+      closeSocket();
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Closing
+
+  @Override
+  protected void scheduleCloseTimeout(Duration timeout) {
+    if (closing.get() || closeAlarm.get() != null) {
+      return;
+    }
+    Alarm alarm = Alarm.after(timeout, this::closeSocket);
+    if (!closeAlarm.compareAndSet(null, alarm) || closing.get()) {
+      alarm.cancel();
+    }
+  }
+
+  @Override
+  protected void closeSocket() {
+    if (!closing.compareAndSet(false, true)) {
+      return;
+    }
+    try {
+      if (socket != raw && cleanEnd() && writeLock.tryLock()) {
+        try {
+          socket.close(); // close_notify, then TCP
+        } finally {
+          writeLock.unlock();
+        }
+      }
+    } catch (IOException e) {
+      // the TCP close below is what counts
+    } finally {
+      try {
+        raw.close();
+      } catch (IOException e) {
+        // nothing left to do
+      }
+      Alarm alarm = closeAlarm.get();
+      if (alarm != null) {
+        alarm.cancel();
+      }
+      pauseReading(paused); // wakes a paused read loop, which then sees the socket closed
+      released.accept(this);
+      socketClosed();
+    }
+  }
+
+  /** Whether the socket is closed or being closed. */
+  boolean socketClosing() {
+    return closing.get();
+  }
+
+  /** Whether the session ended with both close frames passed and nothing left to write. */
+  private boolean cleanEnd() {
+    lock.lock();
+    try {
+      return sessionClosed() && !hasOutbound() && writeError == null;
+    } finally {
+      lock.unlock();
+    }
+  }
+}

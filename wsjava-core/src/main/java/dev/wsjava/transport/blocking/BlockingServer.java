@@ -1,0 +1,485 @@
+package dev.wsjava.transport.blocking;
+
+import dev.wsjava.extension.Extension;
+import dev.wsjava.handshake.HttpStatus;
+import dev.wsjava.handshake.ServerHandshake;
+import dev.wsjava.handshake.ServerHandshakeConfig;
+import dev.wsjava.http.HttpLimits;
+import dev.wsjava.http.Router;
+import dev.wsjava.protocol.CloseCode;
+import dev.wsjava.protocol.Role;
+import dev.wsjava.transport.ConnectionConfig;
+import dev.wsjava.transport.ConnectionHandler;
+import dev.wsjava.transport.HandshakeInfo;
+import dev.wsjava.transport.ServerTransport;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
+import javax.net.ssl.SSLContext;
+
+/**
+ * A WebSocket server on blocking sockets and virtual threads. A virtual thread accepts; each
+ * connection gets its own virtual thread, which runs the TLS handshake (when configured), reads
+ * HTTP until an upgrade, asks the route's handler factory for the connection's handler, answers
+ * 101, and then becomes the connection's read loop.
+ *
+ * <p>Two ways to route. {@link Builder#handlers} serves WebSocket alone: every request on any path
+ * must be an upgrade, within the handshake timeout, and one factory sees each {@link
+ * HandshakeInfo} (it may return null to answer 404). {@link Builder#router} serves a {@link
+ * Router} instead: plain HTTP routes and static files over keep-alive connections, and WebSocket
+ * routes whose data is their handler factory.
+ *
+ * <pre>{@code
+ * BlockingServer server = BlockingServer.builder()
+ *     .bind(null, 8080)
+ *     .handlers(info -> new ChatHandler(info.path()))
+ *     .start();
+ * ...
+ * server.shutdown(Duration.ofSeconds(5));
+ * }</pre>
+ *
+ * <p>Shutdown is graceful: stop accepting, drop connections still speaking HTTP, close every
+ * WebSocket with 1001, wait a bounded time for the closing handshakes, then abort what is left.
+ * Thread-safe.
+ */
+public final class BlockingServer implements ServerTransport {
+  /** How long {@link #close()} waits for connections to close before aborting them. */
+  public static final Duration DEFAULT_SHUTDOWN_GRACE = Duration.ofSeconds(5);
+
+  /** Bytes read at once while HTTP arrives; a browser's upgrade request fits. */
+  private static final int HANDSHAKE_READ = 2048;
+
+  private final ServerSocket listener;
+  private final ServerHandshakeConfig handshakeConfig;
+  private final ConnectionConfig connectionConfig;
+  private final SSLContext tls;
+  private final Function<HandshakeInfo, ConnectionHandler> handlers;
+  private final Router<Function<HandshakeInfo, ConnectionHandler>> router;
+  private final HttpLimits httpLimits;
+  private final Thread acceptor;
+  private final Thread.Builder connectionThreads = Thread.ofVirtual().name("wsjava-conn-", 1);
+  private final Set<Socket> handshaking = ConcurrentHashMap.newKeySet();
+  private final Set<BlockingConnection> connections = ConcurrentHashMap.newKeySet();
+  private volatile boolean stopping;
+
+  private BlockingServer(Builder b) throws IOException {
+    if ((b.handlers == null) == (b.router == null)) {
+      throw new IllegalStateException("set either handlers or a router, not both or neither");
+    }
+    this.handshakeConfig = b.handshakeConfig;
+    this.connectionConfig = b.connectionConfig;
+    this.tls = b.tls;
+    this.handlers = b.handlers;
+    this.router = b.router;
+    this.httpLimits = b.httpLimits;
+    this.listener = new ServerSocket();
+    listener.setReuseAddress(true);
+    listener.bind(
+        b.host == null ? new InetSocketAddress(b.port) : new InetSocketAddress(b.host, b.port),
+        b.backlog);
+    this.acceptor = Thread.ofVirtual().name("wsjava-accept-" + port()).start(this::acceptLoop);
+  }
+
+  /**
+   * Returns a builder with the defaults: all interfaces, a free port, default handshake and
+   * connection configuration, no TLS.
+   *
+   * @return a new builder
+   */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  @Override
+  public int port() {
+    return listener.getLocalPort();
+  }
+
+  @Override
+  public InetSocketAddress localAddress() {
+    return (InetSocketAddress) listener.getLocalSocketAddress();
+  }
+
+  /**
+   * Returns how many TCP connections the server holds open: speaking HTTP (a handshake under way,
+   * or plain requests) or open as WebSocket.
+   *
+   * @return the count
+   */
+  @Override
+  public int openConnections() {
+    return handshaking.size() + connections.size();
+  }
+
+  /**
+   * Shuts down gracefully: stops accepting, drops connections still speaking HTTP, closes every
+   * WebSocket with 1001, waits up to {@code grace} for them to close, then aborts the rest.
+   * Calling it again waits again.
+   *
+   * @param grace how long to wait for closing handshakes
+   * @return true when every connection closed within {@code grace}
+   * @throws InterruptedException when interrupted while waiting; connections are aborted first
+   */
+  @Override
+  public boolean shutdown(Duration grace) throws InterruptedException {
+    stopping = true;
+    closeQuietly(listener);
+    acceptor.join(grace);
+    handshaking.removeIf(
+        s -> {
+          closeQuietly(s);
+          return true;
+        });
+    List<BlockingConnection> open = List.copyOf(connections);
+    CompletableFuture<?>[] closed = new CompletableFuture<?>[open.size()];
+    for (int i = 0; i < closed.length; i++) {
+      closed[i] = open.get(i).close(CloseCode.GOING_AWAY, "server shutting down");
+    }
+    boolean clean = false;
+    try {
+      CompletableFuture.allOf(closed).get(grace.toNanos(), TimeUnit.NANOSECONDS);
+      clean = true;
+    } catch (TimeoutException | ExecutionException e) {
+      // abort below
+    } finally {
+      connections.forEach(BlockingConnection::abort);
+    }
+    return clean && connections.isEmpty();
+  }
+
+  /** Shuts down with {@link #DEFAULT_SHUTDOWN_GRACE}. */
+  @Override
+  public void close() {
+    try {
+      shutdown(DEFAULT_SHUTDOWN_GRACE);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private void acceptLoop() {
+    while (!stopping) {
+      Socket raw;
+      try {
+        raw = listener.accept();
+      } catch (IOException e) {
+        if (stopping || listener.isClosed()) {
+          return;
+        }
+        pause(); // out of file descriptors, or a connection reset while queued: do not spin
+        continue;
+      }
+      handshaking.add(raw);
+      if (stopping) {
+        closeQuietly(raw);
+      }
+      connectionThreads.start(() -> serve(raw));
+    }
+  }
+
+  private static void pause() {
+    try {
+      Thread.sleep(10);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // One connection, on its own virtual thread
+
+  private void serve(Socket raw) {
+    long start = System.nanoTime();
+    boolean upgraded = false;
+    try {
+      raw.setTcpNoDelay(true);
+      Socket socket = tls == null ? raw : tlsHandshake(raw, start + handshakeNanos());
+      ServerFront front =
+          router != null
+              ? new HttpFront(router, httpLimits, start)
+              : new HandshakeFront(handshakeConfig, handlers, start + handshakeNanos());
+      InputStream in = socket.getInputStream();
+      OutputStream out = socket.getOutputStream();
+      byte[] buffer = new byte[HANDSHAKE_READ];
+      ByteBuffer received = ByteBuffer.allocate(0);
+      while (true) {
+        ServerFront.Step step;
+        if (received.hasRemaining()) {
+          step = front.receive(received, System.nanoTime()); // what a front left for later
+        } else {
+          int n;
+          try {
+            socket.setSoTimeout(readTimeout(front.deadlineNanos()));
+            n = in.read(buffer);
+          } catch (SocketTimeoutException e) {
+            n = 0;
+          }
+          if (n < 0) {
+            return; // the client left
+          }
+          received = ByteBuffer.wrap(buffer, 0, n);
+          long now = System.nanoTime();
+          step = n == 0 ? front.timeout(now) : front.receive(received, now);
+        }
+        switch (step) {
+          case null -> {}
+          case ServerFront.Respond r -> {
+            write(out, r.response());
+            if (r.close()) {
+              return;
+            }
+          }
+          case ServerFront.Upgrade u -> {
+            upgraded = true;
+            upgrade(raw, socket, out, u);
+            return;
+          }
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      // The client left, broke TLS, or was cut off at a deadline: nothing to report.
+    } finally {
+      if (!upgraded) {
+        closeQuietly(raw);
+      }
+      handshaking.remove(raw);
+    }
+  }
+
+  /** The JDK's TLS handshake reads many times; only an alarm bounds its total time. */
+  private Socket tlsHandshake(Socket raw, long deadline) throws IOException {
+    Alarm alarm = Alarm.after(connectionConfig.handshakeTimeout(), () -> closeQuietly(raw));
+    try {
+      return Tls.server(tls, raw, millisLeft(deadline));
+    } finally {
+      alarm.cancel();
+    }
+  }
+
+  /** A read timeout for {@code deadline}: 0 for none, at least 1 ms otherwise. */
+  private static int readTimeout(long deadline) throws SocketTimeoutException {
+    if (deadline == Long.MAX_VALUE) {
+      return 0;
+    }
+    int left = millisLeft(deadline);
+    if (left <= 0) {
+      throw new SocketTimeoutException();
+    }
+    return left;
+  }
+
+  private long handshakeNanos() {
+    return connectionConfig.handshakeTimeout().toNanos();
+  }
+
+  /** Writes the 101 and runs the connection's read loop on this thread. */
+  private void upgrade(Socket raw, Socket socket, OutputStream out, ServerFront.Upgrade upgrade)
+      throws IOException {
+    ServerHandshake.Accepted accepted = upgrade.accepted();
+    List<Extension> extensions = accepted.extensions();
+    HandshakeInfo info =
+        new HandshakeInfo(
+            accepted.request(),
+            accepted.subprotocol(),
+            extensions.stream().map(Extension::name).toList(),
+            raw.getRemoteSocketAddress());
+    BlockingConnection connection = null;
+    try {
+      ConnectionHandler handler;
+      try {
+        handler = upgrade.handlers().apply(info);
+      } catch (RuntimeException e) {
+        int status = HttpStatus.INTERNAL_SERVER_ERROR;
+        write(out, ServerHandshake.reject(status, e.toString()).response());
+        return;
+      }
+      if (handler == null) {
+        write(out, ServerHandshake.reject(HttpStatus.NOT_FOUND, "no handler").response());
+        return;
+      }
+      write(out, upgrade.response());
+      connection =
+          new BlockingConnection(
+              raw,
+              socket,
+              Role.SERVER,
+              handler,
+              connectionConfig,
+              accepted.subprotocol(),
+              extensions,
+              connections::remove);
+    } finally {
+      if (connection == null) {
+        extensions.forEach(Extension::close);
+        closeQuietly(raw);
+      }
+    }
+    BlockingConnection c = connection;
+    if (!c.reportOpen()) {
+      return;
+    }
+    // Counted as open only once onOpen ran, so that shutdown never closes it unreported.
+    connections.add(c);
+    handshaking.remove(raw);
+    if (c.socketClosing()) {
+      connections.remove(c); // closed by its own onOpen, before it was counted
+    }
+    if (stopping) {
+      c.close(CloseCode.GOING_AWAY, "server shutting down");
+    }
+    c.run(upgrade.received());
+  }
+
+  static void write(OutputStream out, ByteBuffer bytes) throws IOException {
+    byte[] array = new byte[bytes.remaining()];
+    bytes.get(array);
+    out.write(array);
+  }
+
+  static int millisLeft(long deadlineNanos) {
+    long left = deadlineNanos - System.nanoTime();
+    return left <= 0 ? 0 : (int) Math.min(Integer.MAX_VALUE, Math.max(1, left / 1_000_000));
+  }
+
+  static void closeQuietly(AutoCloseable c) {
+    try {
+      c.close();
+    } catch (Exception e) {
+      // closing is all that is left to do
+    }
+  }
+
+  /** Configures and starts a {@link BlockingServer}. Not thread-safe. */
+  public static final class Builder {
+    private String host;
+    private int port;
+    private int backlog = 1024;
+    private ServerHandshakeConfig handshakeConfig = ServerHandshakeConfig.defaults();
+    private ConnectionConfig connectionConfig = ConnectionConfig.DEFAULTS;
+    private SSLContext tls;
+    private Function<HandshakeInfo, ConnectionHandler> handlers;
+    private Router<Function<HandshakeInfo, ConnectionHandler>> router;
+    private HttpLimits httpLimits = HttpLimits.defaults();
+
+    private Builder() {}
+
+    /**
+     * Sets the address to listen on.
+     *
+     * @param host a host name or IP literal, or null for all interfaces (the default)
+     * @param port 0 to 65535; 0 (the default) lets the system pick one, see {@link #port()}
+     * @return this builder
+     */
+    public Builder bind(String host, int port) {
+      if (port < 0 || port > 65535) {
+        throw new IllegalArgumentException("port must be 0 to 65535: " + port);
+      }
+      this.host = host;
+      this.port = port;
+      return this;
+    }
+
+    /**
+     * Sets how many connections may wait to be accepted.
+     *
+     * @param value at least 1; 1024 by default, so bursts of connects are not refused
+     * @return this builder
+     */
+    public Builder backlog(int value) {
+      if (value < 1) {
+        throw new IllegalArgumentException("backlog must be positive: " + value);
+      }
+      this.backlog = value;
+      return this;
+    }
+
+    /**
+     * Sets how upgrade requests are answered when serving {@link #handlers}: origins,
+     * subprotocols, extensions, head limits. (A {@link Router} carries its own.)
+     *
+     * @param value the handshake configuration
+     * @return this builder
+     */
+    public Builder handshakeConfig(ServerHandshakeConfig value) {
+      this.handshakeConfig = Objects.requireNonNull(value, "handshakeConfig");
+      return this;
+    }
+
+    /**
+     * Sets the limits and timeouts of each WebSocket connection; its handshake timeout bounds the
+     * TLS handshake, and with {@link #handlers} the upgrade request too.
+     *
+     * @param value the connection configuration
+     * @return this builder
+     */
+    public Builder connectionConfig(ConnectionConfig value) {
+      this.connectionConfig = Objects.requireNonNull(value, "connectionConfig");
+      return this;
+    }
+
+    /**
+     * Serves {@code wss}: every connection starts with a TLS handshake (TLS 1.3 or 1.2).
+     *
+     * @param context holds the server's key and certificate; null for plain {@code ws}
+     * @return this builder
+     */
+    public Builder tls(SSLContext context) {
+      this.tls = context;
+      return this;
+    }
+
+    /**
+     * Serves WebSocket on every path. The factory runs on the connection's thread once its
+     * upgrade is accepted, before the 101 is sent; it may return null to answer 404 instead, and
+     * an exception is answered 500.
+     *
+     * @param factory given the handshake, returns the connection's handler
+     * @return this builder
+     */
+    public Builder handlers(Function<HandshakeInfo, ConnectionHandler> factory) {
+      this.handlers = Objects.requireNonNull(factory, "factory");
+      return this;
+    }
+
+    /**
+     * Serves a router: plain HTTP routes, and WebSocket routes whose data is the handler factory
+     * (called as with {@link #handlers}).
+     *
+     * @param value the routes
+     * @param limits limits and timeouts of the HTTP connections
+     * @return this builder
+     */
+    public Builder router(
+        Router<Function<HandshakeInfo, ConnectionHandler>> value, HttpLimits limits) {
+      this.router = Objects.requireNonNull(value, "router");
+      this.httpLimits = Objects.requireNonNull(limits, "limits");
+      return this;
+    }
+
+    /**
+     * Binds and starts accepting.
+     *
+     * @return the running server
+     * @throws IOException when the address cannot be bound
+     * @throws IllegalStateException unless exactly one of handlers and router was set
+     */
+    public BlockingServer start() throws IOException {
+      return new BlockingServer(this);
+    }
+  }
+}

@@ -1,0 +1,67 @@
+package dev.wsjava.transport.blocking;
+
+import dev.wsjava.http.HttpConnection;
+import dev.wsjava.http.HttpLimits;
+import dev.wsjava.http.Router;
+import dev.wsjava.http.WebSocketUpgrade;
+import dev.wsjava.transport.ConnectionHandler;
+import dev.wsjava.transport.HandshakeInfo;
+import java.nio.ByteBuffer;
+import java.util.function.Function;
+
+/**
+ * The HTTP front: plain routes answered in order over a keep-alive connection, WebSocket routes
+ * upgraded, all by the sans-I/O {@link HttpConnection}. Everything it queues is taken at once, so
+ * the transport writes each batch of answers before it reads on.
+ */
+final class HttpFront implements ServerFront {
+  private final HttpConnection<Function<HandshakeInfo, ConnectionHandler>> http;
+  private final ByteBuffer[] gathered = new ByteBuffer[16];
+
+  HttpFront(
+      Router<Function<HandshakeInfo, ConnectionHandler>> router, HttpLimits limits, long nowNanos) {
+    this.http = new HttpConnection<>(router, limits, nowNanos);
+  }
+
+  @Override
+  public Step receive(ByteBuffer in, long nowNanos) {
+    WebSocketUpgrade<Function<HandshakeInfo, ConnectionHandler>> upgrade =
+        http.receive(in, nowNanos);
+    ByteBuffer response = takeOutbound();
+    if (upgrade != null) {
+      return new Upgrade(
+          upgrade.handshake(), upgrade.route(), response, ServerFront.copyOf(upgrade.received()));
+    }
+    if (response.hasRemaining() || http.shouldClose()) {
+      return new Respond(response, http.shouldClose());
+    }
+    return null;
+  }
+
+  @Override
+  public long deadlineNanos() {
+    return http.deadlineNanos();
+  }
+
+  @Override
+  public Respond timeout(long nowNanos) {
+    http.onTimeout(nowNanos);
+    return new Respond(takeOutbound(), http.shouldClose());
+  }
+
+  /** Takes every queued byte into one buffer, so one write sends a batch of pipelined answers. */
+  private ByteBuffer takeOutbound() {
+    ByteBuffer all = ByteBuffer.allocate((int) http.outboundBytes());
+    while (http.hasOutbound()) {
+      int n = http.gatherOutbound(gathered, 0);
+      long taken = 0;
+      for (int i = 0; i < n; i++) {
+        taken += gathered[i].remaining();
+        all.put(gathered[i]);
+        gathered[i] = null;
+      }
+      http.written(taken);
+    }
+    return all.flip();
+  }
+}

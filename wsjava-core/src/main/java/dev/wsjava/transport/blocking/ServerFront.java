@@ -1,0 +1,73 @@
+package dev.wsjava.transport.blocking;
+
+import dev.wsjava.handshake.ServerHandshake;
+import dev.wsjava.transport.ConnectionHandler;
+import dev.wsjava.transport.HandshakeInfo;
+import java.nio.ByteBuffer;
+import java.util.function.Function;
+
+/**
+ * What a server connection speaks before WebSocket: it reads HTTP, answers it, keeps its own
+ * deadline, and says when to upgrade. Two fronts: {@link HandshakeFront} (every request is an
+ * upgrade, one handler factory) and {@link HttpFront} (plain routes beside WebSocket routes).
+ */
+interface ServerFront {
+
+  /**
+   * Feeds received bytes.
+   *
+   * @param in the bytes; the caller feeds what is left again after writing the response (a front
+   *     may stop reading pipelined requests while answers wait)
+   * @param nowNanos the current {@link System#nanoTime()}
+   * @return what to do, or {@code null} when more bytes are needed
+   */
+  Step receive(ByteBuffer in, long nowNanos);
+
+  /**
+   * Returns when the front gives up waiting for the request it is reading.
+   *
+   * @return a {@link System#nanoTime()} value, or {@link Long#MAX_VALUE} for no deadline
+   */
+  long deadlineNanos();
+
+  /**
+   * The deadline passed (or nearly: the read timeout is in whole milliseconds).
+   *
+   * @param nowNanos the current time
+   * @return what to say (possibly nothing), and whether to close
+   */
+  Respond timeout(long nowNanos);
+
+  /** What the transport does next. */
+  sealed interface Step permits Respond, Upgrade {}
+
+  /**
+   * Write {@code response}; then close the connection if {@code close}, else read on.
+   *
+   * @param response the bytes to write, possibly none
+   * @param close whether to close after writing
+   */
+  record Respond(ByteBuffer response, boolean close) implements Step {}
+
+  /**
+   * Upgrade: ask {@code handlers} for the connection's handler; unless it refuses, write {@code
+   * response} (ending with the 101) and run a session that starts with {@code received}.
+   *
+   * @param accepted the accepted handshake
+   * @param handlers the route's handler factory
+   * @param response the bytes to write
+   * @param received the bytes that came after the request head (writable: the session unmasks in
+   *     place)
+   */
+  record Upgrade(
+      ServerHandshake.Accepted accepted,
+      Function<HandshakeInfo, ConnectionHandler> handlers,
+      ByteBuffer response,
+      ByteBuffer received)
+      implements Step {}
+
+  /** Copies the bytes left in {@code in} into a new writable buffer. */
+  static ByteBuffer copyOf(ByteBuffer in) {
+    return ByteBuffer.allocate(in.remaining()).put(in).flip();
+  }
+}

@@ -1,0 +1,512 @@
+package dev.wsjava.transport.blocking;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.wsjava.protocol.CloseCode;
+import dev.wsjava.protocol.FrameEncoder;
+import dev.wsjava.protocol.Opcode;
+import dev.wsjava.protocol.ProtocolException;
+import dev.wsjava.transport.Connection;
+import dev.wsjava.transport.ConnectionClosedException;
+import dev.wsjava.transport.ConnectionConfig;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** The connection's lifecycle on loopback: close codes, timers, misbehaving peers. */
+@Timeout(30)
+class BlockingConnectionTest {
+  final BlockingQueue<Recorder> serverSide = new LinkedBlockingQueue<>();
+  final List<AutoCloseable> resources = new ArrayList<>();
+
+  @AfterEach
+  void release() throws Exception {
+    for (AutoCloseable r : resources.reversed()) {
+      r.close();
+    }
+  }
+
+  BlockingServer server(ConnectionConfig config, boolean echo) throws Exception {
+    BlockingServer s =
+        BlockingServer.builder()
+            .bind("127.0.0.1", 0)
+            .connectionConfig(config)
+            .handlers(
+                info -> {
+                  Recorder r = new Recorder(echo);
+                  serverSide.add(r);
+                  return r;
+                })
+            .start();
+    resources.add(s);
+    return s;
+  }
+
+  Recorder nextServerSide() throws InterruptedException {
+    Recorder r = serverSide.poll(10, TimeUnit.SECONDS);
+    assertThat(r).as("a server-side connection").isNotNull();
+    return r;
+  }
+
+  static Connection connect(BlockingServer s, ConnectionConfig config, Recorder events)
+      throws Exception {
+    return BlockingClient.builder()
+        .connectionConfig(config)
+        .build()
+        .connectBlocking(URI.create("ws://127.0.0.1:" + s.port() + "/"), events);
+  }
+
+  static long millisSince(long startNanos) {
+    return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Bytes split anywhere
+
+  static BlockingServer shared;
+
+  @BeforeAll
+  static void startSharedEchoServer() throws Exception {
+    shared =
+        BlockingServer.builder().bind("127.0.0.1", 0).handlers(info -> Recorder.echo()).start();
+  }
+
+  @AfterAll
+  static void stopSharedEchoServer() throws Exception {
+    assertThat(shared.shutdown(Duration.ofSeconds(2))).isTrue();
+  }
+
+  /**
+   * A peer writes fragmented messages with pings between fragments, cut into TCP writes at random
+   * points: whatever the split, every message comes back whole (the read loop loses no byte).
+   */
+  @ParameterizedTest(name = "seed {0}")
+  @MethodSource("dev.wsjava.protocol.Seeds#fewer")
+  void messagesSurviveAnySplitIntoReads(long seed) throws Exception {
+    SplittableRandom random = new SplittableRandom(seed);
+    int count = 1 + random.nextInt(6);
+    List<byte[]> messages = new ArrayList<>();
+    ByteBuffer wire = ByteBuffer.allocate(1 << 20);
+    for (int m = 0; m < count; m++) {
+      byte[] message = new byte[random.nextInt(random.nextBoolean() ? 200 : 70_000)];
+      random.nextBytes(message);
+      messages.add(message);
+      int fragments = 1 + random.nextInt(Math.min(4, message.length + 1));
+      int at = 0;
+      for (int f = 0; f < fragments; f++) {
+        boolean last = f == fragments - 1;
+        int end = last ? message.length : at + random.nextInt(message.length - at + 1);
+        Opcode op = f == 0 ? Opcode.BINARY : Opcode.CONTINUATION;
+        FrameEncoder.encode(wire, last, 0, op, message, at, end - at, true, random.nextInt());
+        if (random.nextInt(4) == 0) {
+          byte[] none = new byte[0];
+          FrameEncoder.encode(wire, true, 0, Opcode.PING, none, 0, 0, true, random.nextInt());
+        }
+        at = end;
+      }
+    }
+    wire.flip();
+    try (RawPeer peer = RawPeer.upgradedClient(shared.port())) {
+      peer.socket.setTcpNoDelay(true);
+      Thread writer =
+          Thread.ofVirtual()
+              .start(
+                  () -> {
+                    try {
+                      while (wire.hasRemaining()) {
+                        int n = Math.min(wire.remaining(), 1 + random.nextInt(3000));
+                        byte[] piece = new byte[n];
+                        wire.get(piece);
+                        peer.write(piece);
+                      }
+                    } catch (java.io.IOException e) {
+                      throw new java.io.UncheckedIOException(e);
+                    }
+                  });
+      for (byte[] expected : messages) {
+        RawPeer.Frame frame = peer.readServerFrame();
+        while (frame.first() == 0x8a) { // the pongs answering the pings
+          frame = peer.readServerFrame();
+        }
+        assertThat(frame.first()).isEqualTo(0x82);
+        assertThat(frame.payload()).isEqualTo(expected);
+      }
+      writer.join();
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Close codes
+
+  @Test
+  void aClientCloseReachesTheServerWithItsCodeAndReason() throws Exception {
+    BlockingServer server = server(ConnectionConfig.DEFAULTS, true);
+    Recorder client = Recorder.quiet();
+    Connection c = connect(server, ConnectionConfig.DEFAULTS, client);
+    Recorder remote = nextServerSide();
+    c.close(4000, "client bye").get(5, TimeUnit.SECONDS);
+    assertThat(remote.close()).isEqualTo(new Recorder.Close(4000, "client bye"));
+    assertThat(client.close()).isEqualTo(new Recorder.Close(4000, ""));
+    assertThat(client.errors).isEmpty();
+    assertThat(remote.errors).isEmpty();
+    assertThat(c.isOpen()).isFalse();
+  }
+
+  @Test
+  void aServerCloseReachesTheClientWithItsCodeAndReason() throws Exception {
+    BlockingServer server = server(ConnectionConfig.DEFAULTS, true);
+    Recorder client = Recorder.quiet();
+    Connection c = connect(server, ConnectionConfig.DEFAULTS, client);
+    Recorder remote = nextServerSide();
+    remote.opened.get(5, TimeUnit.SECONDS).close(CloseCode.POLICY_VIOLATION, "not allowed");
+    assertThat(client.close()).isEqualTo(new Recorder.Close(1008, "not allowed"));
+    assertThat(remote.close()).isEqualTo(new Recorder.Close(1008, ""));
+    c.closed().get(5, TimeUnit.SECONDS);
+    assertThat(client.closes.get()).isEqualTo(1);
+    ExecutionException late =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            ExecutionException.class, () -> c.sendText("late").get(5, TimeUnit.SECONDS));
+    assertThat(late.getCause())
+        .isInstanceOfSatisfying(
+            ConnectionClosedException.class, e -> assertThat(e.code()).isEqualTo(1008));
+  }
+
+  @Test
+  void theServerClosesTcpRightAfterTheClosingHandshake() throws Exception {
+    BlockingServer server = server(Configs.closeTimeout(Duration.ofSeconds(10)), true);
+    try (RawPeer peer = RawPeer.upgradedClient(server.port())) {
+      long start = System.nanoTime();
+      // A masked close frame, code 1000 (mask 00 00 00 00 keeps the bytes readable).
+      peer.writeHex("88 82 00 00 00 00 03 e8");
+      assertThat(peer.readFrame()).isEqualTo("88 02 03 e8");
+      assertThat(peer.atEnd()).isTrue();
+      assertThat(millisSince(start)).isLessThan(2000);
+    }
+    assertThat(nextServerSide().close()).isEqualTo(new Recorder.Close(1000, ""));
+  }
+
+  @Test
+  void aProtocolViolationIsAnsweredWith1002AndTheSocketCloses() throws Exception {
+    BlockingServer server = server(ConnectionConfig.DEFAULTS, true);
+    try (RawPeer peer = RawPeer.upgradedClient(server.port())) {
+      peer.writeHex("81 05 48 65 6c 6c 6f"); // "Hello" unmasked: clients must mask (§5.1)
+      assertThat(peer.readFrame()).startsWith("88 ").contains(" 03 ea "); // 1002
+      assertThat(peer.atEnd()).isTrue();
+    }
+    Recorder remote = nextServerSide();
+    assertThat(remote.close().code()).isEqualTo(CloseCode.PROTOCOL_ERROR);
+    assertThat(remote.errors).singleElement().isInstanceOf(ProtocolException.class);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Timers
+
+  @Test
+  void anIdleConnectionIsClosedWith1001() throws Exception {
+    BlockingServer server = server(Configs.idle(Duration.ofMillis(200), Configs.NONE), true);
+    Recorder client = Recorder.quiet();
+    long start = System.nanoTime();
+    connect(server, ConnectionConfig.DEFAULTS, client);
+    assertThat(client.close().code()).isEqualTo(CloseCode.GOING_AWAY);
+    assertThat(millisSince(start)).isBetween(150L, 3000L);
+    Recorder remote = nextServerSide();
+    assertThat(remote.close().code()).isEqualTo(CloseCode.GOING_AWAY);
+    assertThat(remote.errors).singleElement().isInstanceOf(TimeoutException.class);
+  }
+
+  @Test
+  void pingsKeepAQuietLivePeerOpenPastTheIdleTimeout() throws Exception {
+    BlockingServer server =
+        server(Configs.idle(Duration.ofMillis(300), Duration.ofMillis(100)), true);
+    Recorder client = Recorder.quiet();
+    Connection c = connect(server, ConnectionConfig.DEFAULTS, client);
+    Recorder remote = nextServerSide();
+    Thread.sleep(900);
+    assertThat(c.isOpen()).isTrue();
+    assertThat(client.pings.get()).as("pings the client answered").isGreaterThanOrEqualTo(3);
+    assertThat(remote.pongs.get()).isGreaterThanOrEqualTo(3);
+    assertThat(remote.errors).isEmpty();
+    c.close(CloseCode.NORMAL, "").get(5, TimeUnit.SECONDS);
+  }
+
+  @Test
+  void aPeerThatStopsAnsweringIsClosedWith1011AndThenCutOff() throws Exception {
+    ConnectionConfig config =
+        Configs.timers(
+            Duration.ofSeconds(5), Configs.NONE, Duration.ofMillis(100), Duration.ofMillis(200));
+    BlockingServer server = server(config, true);
+    try (RawPeer peer = RawPeer.upgradedClient(server.port())) {
+      long start = System.nanoTime();
+      assertThat(peer.readFrame()).isEqualTo("89 00"); // an empty ping after 100 ms of quiet
+      String close = peer.readFrame(); // no pong within 100 ms: close 1011
+      assertThat(close).startsWith("88 ").contains(" 03 f3 ");
+      assertThat(peer.atEnd()).isTrue(); // no close reply within 200 ms: cut off
+      assertThat(millisSince(start)).isBetween(350L, 3000L);
+    }
+    Recorder remote = nextServerSide();
+    assertThat(remote.close().code()).isEqualTo(CloseCode.ABNORMAL);
+    assertThat(remote.errors).singleElement().isInstanceOf(TimeoutException.class);
+    assertThat(server.openConnections()).isZero();
+  }
+
+  @Test
+  void theCloseTimeoutAbortsWhenTheServerNeverAnswersTheClose() throws Exception {
+    try (ServerSocket listener = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      Recorder client = Recorder.quiet();
+      Thread.ofVirtual()
+          .start(
+              () -> {
+                try (RawPeer peer = RawPeer.acceptRequest(listener)) {
+                  peer.write(peer.switching());
+                  peer.readFrame(); // the close, never answered
+                  Thread.sleep(5000);
+                } catch (Exception e) {
+                  // the test ends it
+                }
+              });
+      Connection c =
+          BlockingClient.builder()
+              .connectionConfig(Configs.closeTimeout(Duration.ofMillis(250)))
+              .build()
+              .connectBlocking(URI.create("ws://127.0.0.1:" + listener.getLocalPort()), client);
+      long start = System.nanoTime();
+      c.close(CloseCode.NORMAL, "").get(5, TimeUnit.SECONDS);
+      assertThat(millisSince(start)).isBetween(200L, 3000L);
+      assertThat(client.close().code()).isEqualTo(CloseCode.ABNORMAL);
+    }
+  }
+
+  @Test
+  void aClientWaitsForTheServersEndOfStreamAtMostTheCloseTimeout() throws Exception {
+    try (ServerSocket listener = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      Recorder client = Recorder.quiet();
+      BlockingQueue<Boolean> sawEnd = new LinkedBlockingQueue<>();
+      Thread.ofVirtual()
+          .start(
+              () -> {
+                try (RawPeer peer = RawPeer.acceptRequest(listener)) {
+                  // The 101, a first message in the same write, then a close; TCP stays open.
+                  peer.write(peer.switching() + "\u0081\u0002hi\u0088\u0002\u0003\u00e8");
+                  peer.readFrame(); // the client's close reply
+                  sawEnd.add(peer.atEnd());
+                } catch (Exception e) {
+                  sawEnd.add(false);
+                }
+              });
+      long start = System.nanoTime();
+      Connection c =
+          BlockingClient.builder()
+              .connectionConfig(Configs.closeTimeout(Duration.ofMillis(250)))
+              .build()
+              .connectBlocking(URI.create("ws://127.0.0.1:" + listener.getLocalPort()), client);
+      assertThat(new String(client.next().bytes(), StandardCharsets.UTF_8)).isEqualTo("hi");
+      assertThat(client.close()).isEqualTo(new Recorder.Close(1000, ""));
+      c.closed().get(5, TimeUnit.SECONDS);
+      assertThat(millisSince(start)).isBetween(200L, 3000L);
+      assertThat(sawEnd.poll(5, TimeUnit.SECONDS)).isTrue();
+      assertThat(client.errors).isEmpty();
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Failures stay in their connection
+
+  @Test
+  void aHandlerThatThrowsFailsOnlyItsOwnConnection() throws Exception {
+    BlockingServer server =
+        BlockingServer.builder()
+            .bind("127.0.0.1", 0)
+            .handlers(
+                info ->
+                    new Recorder(true) {
+                      @Override
+                      public void onMessage(Connection c, Opcode type, ByteBuffer payload) {
+                        if (payload.remaining() == 4) {
+                          throw new IllegalStateException("handler bug");
+                        }
+                        super.onMessage(c, type, payload);
+                      }
+                    })
+            .start();
+    resources.add(server);
+    Recorder broken = Recorder.quiet();
+    Recorder healthy = Recorder.quiet();
+    Connection a = connect(server, ConnectionConfig.DEFAULTS, broken);
+    Connection b = connect(server, ConnectionConfig.DEFAULTS, healthy);
+    a.sendText("boom");
+    assertThat(broken.close().code()).isEqualTo(CloseCode.ABNORMAL);
+    b.sendText("still here");
+    assertThat(new String(healthy.next().bytes(), StandardCharsets.UTF_8)).isEqualTo("still here");
+    b.close(CloseCode.NORMAL, "").get(5, TimeUnit.SECONDS);
+    assertThat(server.shutdown(Duration.ofSeconds(2))).isTrue();
+    assertThat(server.openConnections()).isZero();
+  }
+
+  @Test
+  void aPeerThatResetsDuringALongWriteYieldsOneErrorAndOneClose() throws Exception {
+    BlockingQueue<Recorder> sides = new LinkedBlockingQueue<>();
+    BlockingServer server =
+        BlockingServer.builder()
+            .bind("127.0.0.1", 0)
+            .handlers(
+                info -> {
+                  Recorder r =
+                      new Recorder(false) {
+                        @Override
+                        public void onOpen(Connection c) {
+                          super.onOpen(c);
+                          // More than any socket buffer holds: the write blocks until the reset.
+                          c.sendMessage(Opcode.BINARY, ByteBuffer.allocate(16 << 20));
+                        }
+                      };
+                  sides.add(r);
+                  return r;
+                })
+            .start();
+    resources.add(server);
+    RawPeer peer = RawPeer.upgradedClient(server.port());
+    Recorder remote = sides.poll(5, TimeUnit.SECONDS);
+    remote.opened.get(5, TimeUnit.SECONDS);
+    Thread.sleep(100); // let the write fill the buffers and block
+    peer.socket.setSoLinger(true, 0);
+    peer.close(); // RST
+    assertThat(remote.close().code()).isEqualTo(CloseCode.ABNORMAL);
+    Thread.sleep(50);
+    assertThat(remote.errors).singleElement().isInstanceOf(java.io.IOException.class);
+    assertThat(remote.closes.get()).isEqualTo(1);
+    assertThat(server.openConnections()).isZero();
+  }
+
+  @Test
+  void aPausedConnectionReadsNothingUntilResumed() throws Exception {
+    BlockingServer server = server(ConnectionConfig.DEFAULTS, true);
+    Recorder client =
+        new Recorder(false) {
+          @Override
+          public void onOpen(Connection c) {
+            c.pauseReading(true); // before the read loop starts: nothing is read at all
+            super.onOpen(c);
+          }
+        };
+    Connection c = connect(server, ConnectionConfig.DEFAULTS, client);
+    nextServerSide().opened.get(5, TimeUnit.SECONDS).sendText("while paused");
+    assertThat(client.messages.poll(300, TimeUnit.MILLISECONDS)).isNull();
+    c.pauseReading(false);
+    assertThat(new String(client.next().bytes(), StandardCharsets.UTF_8)).isEqualTo("while paused");
+    c.pauseReading(true);
+    c.abort(); // a paused loop still ends with its socket
+    assertThat(client.close().code()).isEqualTo(CloseCode.ABNORMAL);
+  }
+
+  @Test
+  void aSlowReaderFillsTheQueueThenDrainsItAndReportsWritable() throws Exception {
+    BlockingServer server =
+        BlockingServer.builder()
+            .bind("127.0.0.1", 0)
+            .handlers(
+                info -> {
+                  Recorder r =
+                      new Recorder(false) {
+                        @Override
+                        public void onOpen(Connection c) {
+                          c.pauseReading(true); // a reader that has fallen behind
+                          super.onOpen(c);
+                        }
+                      };
+                  serverSide.add(r);
+                  return r;
+                })
+            .start();
+    resources.add(server);
+    ConnectionConfig d = ConnectionConfig.DEFAULTS;
+    ConnectionConfig small =
+        new ConnectionConfig(
+            d.session(),
+            256 * 1024,
+            d.handshakeTimeout(),
+            d.idleTimeout(),
+            d.pingInterval(),
+            d.closeTimeout(),
+            d.readBufferSize());
+    Recorder client = Recorder.quiet();
+    Connection c = connect(server, small, client);
+    Connection remote = nextServerSide().opened.get(5, TimeUnit.SECONDS);
+    // The sending thread writes, and blocks once the socket buffers are full.
+    List<java.util.concurrent.CompletableFuture<Void>> sends =
+        new java.util.concurrent.CopyOnWriteArrayList<>();
+    Thread writer =
+        Thread.ofVirtual()
+            .start(() -> sends.add(c.sendMessage(Opcode.BINARY, ByteBuffer.allocate(16 << 20))));
+    for (int i = 0; i < 1000 && c.queuedBytes() == 0; i++) {
+      Thread.sleep(1); // until the big message is queued
+    }
+    ExecutionException refused = null;
+    for (int i = 0; i < 1000 && refused == null; i++) {
+      Thread.sleep(5);
+      try {
+        c.sendMessage(Opcode.BINARY, ByteBuffer.allocate(64 * 1024)).get(1, TimeUnit.MILLISECONDS);
+      } catch (ExecutionException e) {
+        refused = e;
+      } catch (TimeoutException stillQueued) {
+        // queued behind the big one
+      }
+    }
+    assertThat(refused).as("a send refused while the queue is full").isNotNull();
+    assertThat(refused.getCause()).isInstanceOf(dev.wsjava.transport.QueueFullException.class);
+    assertThat(client.writables.get()).isZero();
+    remote.pauseReading(false);
+    writer.join(10_000);
+    sends.getFirst().get(10, TimeUnit.SECONDS);
+    assertThat(client.writables.get()).as("onWritable once drained").isEqualTo(1);
+    assertThat(c.queuedBytes()).isZero();
+    c.close(CloseCode.NORMAL, "").get(10, TimeUnit.SECONDS);
+  }
+
+  @Test
+  void closingTheClientAbortsItsOpenConnections() throws Exception {
+    BlockingServer server = server(ConnectionConfig.DEFAULTS, true);
+    BlockingClient client = BlockingClient.builder().build();
+    URI uri = URI.create("ws://127.0.0.1:" + server.port() + "/");
+    Recorder a = Recorder.quiet();
+    Recorder b = Recorder.quiet();
+    client.connectBlocking(uri, a);
+    client.connectBlocking(uri, b).close(CloseCode.NORMAL, "").get(5, TimeUnit.SECONDS);
+    assertThat(client.openConnections()).isEqualTo(1);
+    client.close();
+    assertThat(a.close().code()).isEqualTo(CloseCode.ABNORMAL);
+    assertThat(client.openConnections()).isZero();
+  }
+
+  @Test
+  void anAbortedConnectionReports1006Once() throws Exception {
+    BlockingServer server = server(ConnectionConfig.DEFAULTS, true);
+    Recorder client = Recorder.quiet();
+    Connection c = connect(server, ConnectionConfig.DEFAULTS, client);
+    Recorder remote = nextServerSide();
+    c.abort();
+    c.abort();
+    assertThat(client.close().code()).isEqualTo(CloseCode.ABNORMAL);
+    assertThat(remote.close().code()).isEqualTo(CloseCode.ABNORMAL);
+    Thread.sleep(50);
+    assertThat(client.closes.get()).isEqualTo(1);
+    assertThat(remote.closes.get()).isEqualTo(1);
+  }
+}
