@@ -38,11 +38,16 @@ final class HandshakeFront implements UpgradeFront {
       upgraded = true;
       ByteBuffer received = in.slice();
       in.position(in.limit());
-      return new Upgrade(a.request(), a.subprotocol(), a.extensions(), received);
+      return new Upgrade(a.request(), a.subprotocol(), a.extensions(), received, null);
     }
     shouldClose = true;
     in.position(in.limit());
     return null;
+  }
+
+  @Override
+  public void receiveEnd() {
+    shouldClose = true;
   }
 
   @Override

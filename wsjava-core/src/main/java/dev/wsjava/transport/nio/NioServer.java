@@ -1,6 +1,8 @@
 package dev.wsjava.transport.nio;
 
 import dev.wsjava.handshake.ServerHandshakeConfig;
+import dev.wsjava.http.HttpLimits;
+import dev.wsjava.http.Router;
 import dev.wsjava.protocol.CloseCode;
 import dev.wsjava.transport.ConnectionConfig;
 import dev.wsjava.transport.ConnectionHandler;
@@ -31,7 +33,8 @@ import javax.net.ssl.SSLContext;
  * to the next loop of its {@link EventLoopGroup} for life. Per connection: the TLS handshake when
  * configured, the upgrade (head size and time limits; bytes the client sent after the request head
  * go to the session), then a connection whose {@link ConnectionHandler} the caller's factory
- * chooses from the {@link HandshakeInfo}.
+ * chooses from the {@link HandshakeInfo}. With a {@link Router} instead, plain HTTP routes are
+ * served beside the WebSocket ones.
  *
  * <p>Shutdown is graceful: {@link #shutdown(Duration)} stops accepting, closes every connection
  * with 1001 (going away), waits up to the grace period for the closing handshakes, then aborts the
@@ -56,6 +59,8 @@ public final class NioServer implements ServerTransport {
   private final ServerHandshakeConfig handshakeConfig;
   private final SSLContext tls;
   private final Function<HandshakeInfo, ConnectionHandler> handlers;
+  private final Router<Function<HandshakeInfo, ConnectionHandler>> router;
+  private final HttpLimits httpLimits;
   private final Set<ServerUpgrade> upgrading = ConcurrentHashMap.newKeySet();
   private final Set<NioConnection> connections = ConcurrentHashMap.newKeySet();
   private final AtomicInteger open = new AtomicInteger();
@@ -69,6 +74,8 @@ public final class NioServer implements ServerTransport {
     this.handshakeConfig = b.handshakeConfig;
     this.tls = b.tls;
     this.handlers = b.handlers;
+    this.router = b.router;
+    this.httpLimits = b.httpLimits;
     this.acceptLoop = group.next();
     ServerSocketChannel ch = ServerSocketChannel.open();
     try {
@@ -271,11 +278,13 @@ public final class NioServer implements ServerTransport {
   }
 
   /**
-   * The one place that decides what a server connection speaks before the upgrade: today the
-   * bare WebSocket handshake; the HTTP front (plain routes, then upgrades) plugs in here.
+   * The one place that decides what a server connection speaks before the upgrade: HTTP with
+   * routes when a router was given, else the bare WebSocket handshake.
    */
   private UpgradeFront newFront(long nowNanos) {
-    return new HandshakeFront(handshakeConfig, connectionConfig.handshakeTimeout(), nowNanos);
+    return router != null
+        ? new HttpFront(router, httpLimits, nowNanos)
+        : new HandshakeFront(handshakeConfig, connectionConfig.handshakeTimeout(), nowNanos);
   }
 
   // ---- called by ServerUpgrade and NioConnection on their loops ----
@@ -333,6 +342,8 @@ public final class NioServer implements ServerTransport {
     private ServerHandshakeConfig handshakeConfig = ServerHandshakeConfig.defaults();
     private SSLContext tls;
     private Function<HandshakeInfo, ConnectionHandler> handlers;
+    private Router<Function<HandshakeInfo, ConnectionHandler>> router;
+    private HttpLimits httpLimits;
 
     private Builder() {}
 
@@ -421,15 +432,33 @@ public final class NioServer implements ServerTransport {
     }
 
     /**
+     * Serves a router instead of WebSocket alone: plain HTTP routes and static files over
+     * keep-alive connections, and WebSocket routes whose data is their handler factory (each
+     * route's handshake configuration applies, not {@link #handshakeConfig}). Within the limits'
+     * request timeout from the accept, the TLS handshake and the first request must be done.
+     *
+     * @param value the routes
+     * @param limits body size, timeouts and queue bounds of the HTTP side
+     * @return this builder
+     */
+    public Builder router(
+        Router<Function<HandshakeInfo, ConnectionHandler>> value, HttpLimits limits) {
+      this.router = Objects.requireNonNull(value, "router");
+      this.httpLimits = Objects.requireNonNull(limits, "limits");
+      return this;
+    }
+
+    /**
      * Binds and starts accepting.
      *
      * @return the running server
      * @throws IOException when the address cannot be bound
-     * @throws IllegalStateException when no handler factory was set
+     * @throws IllegalStateException unless exactly one of handlers and router was set
      */
     public NioServer start() throws IOException {
-      if (handlers == null) {
-        throw new IllegalStateException("set a handler factory with handlers(...) before start()");
+      if ((handlers == null) == (router == null)) {
+        throw new IllegalStateException(
+            "set either a handler factory with handlers(...) or a router with router(...)");
       }
       return new NioServer(this);
     }

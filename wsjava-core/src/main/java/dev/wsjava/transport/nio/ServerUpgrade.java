@@ -36,6 +36,9 @@ final class ServerUpgrade implements Selectable {
   private Timer closeCap;
   private UpgradeFront.Upgrade waiting;
   private ConnectionHandler waitingHandler;
+  /** Request bytes the front left unread until its answers drain; reading stops meanwhile. */
+  private ByteBuffer held;
+  private boolean inputEnded;
   private boolean done;
 
   ServerUpgrade(NioServer server, EventLoop loop, SocketChannel channel, UpgradeFront front) {
@@ -93,28 +96,35 @@ final class ServerUpgrade implements Selectable {
       close();
       return;
     }
+    if (held != null) {
+      ByteBuffer h = held;
+      held = null;
+      if (feed(h)) {
+        return;
+      }
+    }
+    if (inputEnded) {
+      close();
+      return;
+    }
     for (int i = 0; i < MAX_READS && !done; i++) {
       ByteBuffer buf = loop.pool().acquire(Math.max(readSize(), io.minReadBuffer()));
       try {
         int n = io.read(buf);
         if (n < 0) {
-          close();
+          inputEnded = true;
+          front.receiveEnd();
+          if (writeFront()) {
+            close();
+          } else {
+            capClose();
+          }
           return;
         }
         if (n == 0) {
           break;
         }
-        UpgradeFront.Upgrade upgrade = front.receive(buf.flip(), System.nanoTime());
-        if (upgrade != null) {
-          upgraded(upgrade);
-          return;
-        }
-        if (!writeFront()) {
-          rearm();
-          return;
-        }
-        if (front.shouldClose()) {
-          close();
+        if (feed(buf.flip())) {
           return;
         }
       } finally {
@@ -127,6 +137,46 @@ final class ServerUpgrade implements Selectable {
       if (io.hasBufferedInput()) {
         loop.execute(() -> ready(SelectionKey.OP_READ));
       }
+    }
+  }
+
+  /**
+   * Feeds bytes to the front and writes its answers. Returns true when this event is over: an
+   * upgrade, a close, or answers waiting for the socket (unread bytes are then held).
+   */
+  private boolean feed(ByteBuffer in) throws IOException {
+    for (int round = 0; ; round++) {
+      UpgradeFront.Upgrade upgrade = front.receive(in, System.nanoTime());
+      if (upgrade != null) {
+        upgraded(upgrade);
+        return true;
+      }
+      boolean left = in.hasRemaining();
+      if (!writeFront()) {
+        if (left) {
+          held = ByteBuffer.allocate(in.remaining()).put(in).flip();
+          interest(true);
+        }
+        rearm();
+        return true;
+      }
+      if (front.shouldClose()) {
+        close();
+        return true;
+      }
+      if (!left) {
+        return false;
+      }
+      if (round == 1000) {
+        throw new IllegalStateException("the front neither reads nor answers");
+      }
+    }
+  }
+
+  /** Closes after the close timeout if the answers still cannot be written by then. */
+  private void capClose() {
+    if (closeCap == null) {
+      closeCap = loop.schedule(server.connectionConfig().closeTimeout(), this::close);
     }
   }
 
@@ -158,7 +208,8 @@ final class ServerUpgrade implements Selectable {
   }
 
   private void interest(boolean write) {
-    key.interestOps(SelectionKey.OP_READ | (write ? SelectionKey.OP_WRITE : 0));
+    boolean read = held == null && !inputEnded;
+    key.interestOps((read ? SelectionKey.OP_READ : 0) | (write ? SelectionKey.OP_WRITE : 0));
   }
 
   /** Keeps one timer at the front's deadline. */
@@ -193,9 +244,8 @@ final class ServerUpgrade implements Selectable {
       close();
       return;
     }
-    if (front.shouldClose() && closeCap == null) {
-      // The answer cannot be written (the client does not read): do not wait for ever.
-      closeCap = loop.schedule(server.connectionConfig().closeTimeout(), this::close);
+    if (front.shouldClose()) {
+      capClose(); // the answer cannot be written (the client does not read): do not wait for ever
     }
     rearm();
   }
@@ -215,7 +265,8 @@ final class ServerUpgrade implements Selectable {
               upgrade.extensions().stream().map(Extension::name).toList(),
               remoteAddress());
       try {
-        handler = server.handlerFor(info);
+        handler =
+            upgrade.handlers() != null ? upgrade.handlers().apply(info) : server.handlerFor(info);
         refusal = "no handler for " + info.target();
       } catch (RuntimeException e) {
         status = HttpStatus.INTERNAL_SERVER_ERROR;
@@ -238,7 +289,7 @@ final class ServerUpgrade implements Selectable {
     ByteBuffer copy = ByteBuffer.allocate(r.remaining()).put(r.duplicate()).flip();
     waiting =
         new UpgradeFront.Upgrade(
-            upgrade.request(), upgrade.subprotocol(), upgrade.extensions(), copy);
+            upgrade.request(), upgrade.subprotocol(), upgrade.extensions(), copy, null);
     waitingHandler = handler;
   }
 

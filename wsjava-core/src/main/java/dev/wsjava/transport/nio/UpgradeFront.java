@@ -2,28 +2,36 @@ package dev.wsjava.transport.nio;
 
 import dev.wsjava.extension.Extension;
 import dev.wsjava.handshake.HttpHead;
+import dev.wsjava.transport.ConnectionHandler;
+import dev.wsjava.transport.HandshakeInfo;
 import java.nio.ByteBuffer;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * What a server connection speaks before it is a WebSocket: fed the bytes that arrive, it queues
- * its answers (a 101 response or an error) and reports an accepted upgrade; it keeps its own clock
- * through {@link #deadlineNanos()}. The transport only moves the bytes and keeps the time. Today
- * {@link HandshakeFront} (the upgrade alone); the HTTP front with plain routes has the same shape,
- * so changing fronts touches {@link NioServer#newFront} only.
+ * its answers (HTTP responses, a 101 or an error) and reports an accepted upgrade; it keeps its own
+ * clock through {@link #deadlineNanos()}. The transport only moves the bytes and keeps the time.
+ * Two fronts: {@link HandshakeFront} (every request is an upgrade) and {@link HttpFront} (plain
+ * routes beside WebSocket routes); {@code NioServer.newFront} picks one.
  *
  * <p>Not thread-safe: one connection, its loop's thread.
  */
 interface UpgradeFront {
 
   /**
-   * Feeds received bytes; all of them are consumed.
+   * Feeds received bytes. All are consumed, except while the front's answers wait to be written:
+   * it may then leave the next request in {@code in}, for the transport to feed again once the
+   * queue has drained.
    *
    * @param in the bytes
    * @param nowNanos the current {@link System#nanoTime()}
    * @return the upgrade once accepted (its 101 response is then queued), or null
    */
   Upgrade receive(ByteBuffer in, long nowNanos);
+
+  /** The client closed its side: answers already queued are still written, then the socket closes. */
+  void receiveEnd();
 
   /**
    * Returns when {@link #onTimeout} is due.
@@ -88,10 +96,12 @@ interface UpgradeFront {
    * @param extensions the negotiated extensions
    * @param received the bytes that came after the request head: the session's first bytes, valid
    *     until the next call to the front (the transport copies them if it must wait)
+   * @param handlers the route's handler factory, or null for the server's
    */
   record Upgrade(
       HttpHead.Request request,
       String subprotocol,
       List<Extension> extensions,
-      ByteBuffer received) {}
+      ByteBuffer received,
+      Function<HandshakeInfo, ConnectionHandler> handlers) {}
 }
