@@ -107,7 +107,9 @@ final class ClientUpgrade implements Selectable {
 
   @Override
   public void forceClose() {
-    fail(new IOException("aborted during the WebSocket handshake: the client closed or its event loop stopped"));
+    fail(
+        new IOException(
+            "aborted during the WebSocket handshake: the client closed or its event loop stopped"));
   }
 
   private void connected() throws IOException, HandshakeException {
@@ -145,8 +147,7 @@ final class ClientUpgrade implements Selectable {
       }
     }
     if (!done) {
-      boolean write =
-          io.hasPendingOutput() || (request.hasRemaining() && io.handshake());
+      boolean write = io.hasPendingOutput() || (request.hasRemaining() && io.handshake());
       key.interestOps(SelectionKey.OP_READ | (write ? SelectionKey.OP_WRITE : 0));
       if (io.hasBufferedInput()) {
         loop.execute(() -> ready(SelectionKey.OP_READ));

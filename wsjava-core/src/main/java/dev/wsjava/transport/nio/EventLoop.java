@@ -25,17 +25,18 @@ import java.util.function.Supplier;
  *
  * <p>Tasks from other threads go into a lock-free queue; the selector is woken only when no wake-up
  * is already pending, so a burst of tasks costs one wake-up. Timers live in a priority queue read
- * each turn against {@link System#nanoTime()}; the select blocks no longer than the nearest one.
- * An exception thrown by a task, a timer or a channel's handler is logged and does not stop the
- * loop.
+ * each turn against {@link System#nanoTime()}; the select blocks no longer than the nearest one. An
+ * exception thrown by a task, a timer or a channel's handler is logged and does not stop the loop.
  *
  * <p>Thread-safety: {@link #execute}, {@link #schedule} and {@link #close} may be called from any
  * thread; {@link #register} and the buffer pool only on the loop's thread.
  */
 final class EventLoop implements Executor, AutoCloseable {
   private static final System.Logger LOG = System.getLogger(EventLoop.class.getName());
+
   /** Tasks run per turn at most, so a flood of tasks cannot starve I/O. */
   private static final int MAX_TASKS_PER_TURN = 4096;
+
   /** Buffers one gathering write takes at most. */
   static final int GATHER = 64;
 
@@ -180,8 +181,8 @@ final class EventLoop implements Executor, AutoCloseable {
   }
 
   /**
-   * Returns the loop's array for gathering writes; loop thread only. A writer clears what it put
-   * in before it runs any callback.
+   * Returns the loop's array for gathering writes; loop thread only. A writer clears what it put in
+   * before it runs any callback.
    *
    * @return an array of {@link #GATHER} slots
    */
@@ -208,8 +209,8 @@ final class EventLoop implements Executor, AutoCloseable {
   }
 
   /**
-   * Stops the loop: channels still registered are aborted, the selector is closed. Returns at
-   * once; wait on {@link #terminated()} or use {@link #awaitTermination}.
+   * Stops the loop: channels still registered are aborted, the selector is closed. Returns at once;
+   * wait on {@link #terminated()} or use {@link #awaitTermination}.
    */
   @Override
   public void close() {

@@ -80,7 +80,8 @@ public final class EventLoopGroup implements AutoCloseable {
   public boolean shutdown(Duration timeout) {
     for (EventLoop l : loops) {
       if (l.inEventLoop()) {
-        throw new IllegalStateException("an event loop group cannot be shut down from its own loop");
+        throw new IllegalStateException(
+            "an event loop group cannot be shut down from its own loop");
       }
     }
     for (EventLoop l : loops) {

@@ -18,6 +18,7 @@ import java.util.function.Function;
  */
 final class HttpFront implements UpgradeFront {
   private final HttpConnection<Function<HandshakeInfo, ConnectionHandler>> http;
+
   /** Once an upgrade is refused: the error response replacing whatever was queued. */
   private ByteBuffer refusal;
 
@@ -91,7 +92,9 @@ final class HttpFront implements UpgradeFront {
     }
   }
 
-  /** Drops the queued 101 (and any answer before it, as the blocking transport does) for the error. */
+  /**
+   * Drops the queued 101 (and any answer before it, as the blocking transport does) for the error.
+   */
   @Override
   public void refuse(Upgrade upgrade, int status, String reason) {
     upgrade.extensions().forEach(Extension::close);

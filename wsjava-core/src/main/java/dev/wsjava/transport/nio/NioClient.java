@@ -27,10 +27,10 @@ import javax.net.ssl.SSLContext;
  * A WebSocket client on NIO event loops: {@link #connect} opens ws and wss connections, each owned
  * by one loop of the client's {@link EventLoopGroup}.
  *
- * <p>For wss it sends SNI for host names and checks the server's certificate and host name
- * ("HTTPS" endpoint identification) against the trust material of its {@link SSLContext} (the
- * JDK's default unless one is given). Turning the host name check off is possible, named as
- * insecure, and meant only for development.
+ * <p>For wss it sends SNI for host names and checks the server's certificate and host name ("HTTPS"
+ * endpoint identification) against the trust material of its {@link SSLContext} (the JDK's default
+ * unless one is given). Turning the host name check off is possible, named as insecure, and meant
+ * only for development.
  *
  * <p>Thread-safe: connect from any thread.
  */
@@ -114,8 +114,7 @@ public final class NioClient implements ClientTransport {
     EventLoop loop = group.next();
     open.incrementAndGet();
     ClientUpgrade upgrade =
-        new ClientUpgrade(
-            this, loop, channel, address, host, secure, handshake, handler, result);
+        new ClientUpgrade(this, loop, channel, address, host, secure, handshake, handler, result);
     upgrading.add(upgrade);
     try {
       loop.execute(upgrade::start);
@@ -142,8 +141,8 @@ public final class NioClient implements ClientTransport {
   }
 
   /**
-   * Aborts every connection still open (those still connecting fail) and stops the event loops
-   * when the client created them. Close connections first for a graceful end.
+   * Aborts every connection still open (those still connecting fail) and stops the event loops when
+   * the client created them. Close connections first for a graceful end.
    */
   @Override
   public void close() {
@@ -272,5 +271,4 @@ public final class NioClient implements ClientTransport {
       return new NioClient(this);
     }
   }
-
 }

@@ -23,13 +23,13 @@ import java.util.function.Consumer;
  * A WebSocket connection on an {@link EventLoop}: reads feed the session, the session's queue is
  * written with gathering writes, timers watch the peer.
  *
- * <p>Reading: on readiness a read buffer is borrowed from the loop's pool, filled by large reads and
- * handed whole to the session (which consumes every byte, keeping partial frames in its own small
- * state), then given back: an idle connection holds no read buffer, and bytes after a frame in the
- * same read are never lost. Writing: the queued frames go out in one {@code write(ByteBuffer[])};
- * {@code OP_WRITE} is asked for only while the socket is full. A send from another thread asks for
- * a flush task, queued at most once at a time; on the loop thread the flush runs at once, or right
- * after the read or flush in progress.
+ * <p>Reading: on readiness a read buffer is borrowed from the loop's pool, filled by large reads
+ * and handed whole to the session (which consumes every byte, keeping partial frames in its own
+ * small state), then given back: an idle connection holds no read buffer, and bytes after a frame
+ * in the same read are never lost. Writing: the queued frames go out in one {@code
+ * write(ByteBuffer[])}; {@code OP_WRITE} is asked for only while the socket is full. A send from
+ * another thread asks for a flush task, queued at most once at a time; on the loop thread the flush
+ * runs at once, or right after the read or flush in progress.
  *
  * <p>Closing: once the session is closed and its queue written, a server closes TCP at once; a
  * client waits up to the close timeout for the server to close first (RFC 6455 §7.1.1).
@@ -94,7 +94,8 @@ final class NioConnection extends Connection implements Selectable {
       String subprotocol,
       List<Extension> extensions,
       Consumer<NioConnection> onSocketClosed) {
-    super(new Session(role, config.session(), extensions), handler, config, subprotocol, extensions);
+    super(
+        new Session(role, config.session(), extensions), handler, config, subprotocol, extensions);
     this.loop = loop;
     this.channel = channel;
     this.key = key;
@@ -460,7 +461,6 @@ final class NioConnection extends Connection implements Selectable {
   String tlsProtocol() {
     return io.protocol();
   }
-
 
   // ---------------------------------------------------------------------------------------------
   // Idle and keepalive timers

@@ -47,6 +47,7 @@ public final class NioServer implements ServerTransport {
   public static final Duration DEFAULT_SHUTDOWN_GRACE = Duration.ofSeconds(5);
 
   private static final System.Logger LOG = System.getLogger(NioServer.class.getName());
+
   /** Accepts per readiness event at most, so a connection storm cannot starve the accept loop. */
   private static final int MAX_ACCEPTS = 64;
 
@@ -278,8 +279,8 @@ public final class NioServer implements ServerTransport {
   }
 
   /**
-   * The one place that decides what a server connection speaks before the upgrade: HTTP with
-   * routes when a router was given, else the bare WebSocket handshake.
+   * The one place that decides what a server connection speaks before the upgrade: HTTP with routes
+   * when a router was given, else the bare WebSocket handshake.
    */
   private UpgradeFront newFront(long nowNanos) {
     return router != null

@@ -1,6 +1,9 @@
 package dev.wsjava.transport.nio;
 
-/** What an {@link EventLoop} calls for a channel registered with its selector (the key's attachment). */
+/**
+ * What an {@link EventLoop} calls for a channel registered with its selector (the key's
+ * attachment).
+ */
 interface Selectable {
 
   /**

@@ -36,8 +36,10 @@ final class ServerUpgrade implements Selectable {
   private Timer closeCap;
   private UpgradeFront.Upgrade waiting;
   private ConnectionHandler waitingHandler;
+
   /** Request bytes the front left unread until its answers drain; reading stops meanwhile. */
   private ByteBuffer held;
+
   private boolean inputEnded;
   private boolean done;
 

@@ -38,8 +38,10 @@ final class TlsIo extends Io {
 
   /** Encrypted bytes read and not yet unwrapped, in fill mode (data before position); or null. */
   private ByteBuffer netIn;
+
   /** Encrypted bytes wrapped and not yet written, in drain mode (position to limit); or null. */
   private ByteBuffer netOut;
+
   /** Application bytes unwrapped during the handshake, in fill mode; null when none (rare). */
   private ByteBuffer appIn;
 
@@ -117,7 +119,9 @@ final class TlsIo extends Io {
 
   private static String[] protocols(SSLEngine engine) {
     String[] enabled =
-        Arrays.stream(engine.getEnabledProtocols()).filter(PROTOCOLS::contains).toArray(String[]::new);
+        Arrays.stream(engine.getEnabledProtocols())
+            .filter(PROTOCOLS::contains)
+            .toArray(String[]::new);
     if (enabled.length == 0) {
       throw new IllegalArgumentException(
           "the SSLContext enables neither TLSv1.3 nor TLSv1.2 (enabled: "

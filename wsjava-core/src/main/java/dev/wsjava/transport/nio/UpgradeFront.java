@@ -20,9 +20,9 @@ import java.util.function.Function;
 interface UpgradeFront {
 
   /**
-   * Feeds received bytes. All are consumed, except while the front's answers wait to be written:
-   * it may then leave the next request in {@code in}, for the transport to feed again once the
-   * queue has drained.
+   * Feeds received bytes. All are consumed, except while the front's answers wait to be written: it
+   * may then leave the next request in {@code in}, for the transport to feed again once the queue
+   * has drained.
    *
    * @param in the bytes
    * @param nowNanos the current {@link System#nanoTime()}
@@ -30,7 +30,9 @@ interface UpgradeFront {
    */
   Upgrade receive(ByteBuffer in, long nowNanos);
 
-  /** The client closed its side: answers already queued are still written, then the socket closes. */
+  /**
+   * The client closed its side: answers already queued are still written, then the socket closes.
+   */
   void receiveEnd();
 
   /**

@@ -127,8 +127,7 @@ class EventLoopTest {
     assertThat(loop.awaitTermination(Duration.ofSeconds(5))).isTrue();
     assertThat(aborted.getNow(false)).isTrue();
     assertThat(loop.terminated()).isDone();
-    assertThatThrownBy(() -> loop.execute(() -> {}))
-        .isInstanceOf(RejectedExecutionException.class);
+    assertThatThrownBy(() -> loop.execute(() -> {})).isInstanceOf(RejectedExecutionException.class);
     pipe.sink().close();
     pipe.source().close();
   }

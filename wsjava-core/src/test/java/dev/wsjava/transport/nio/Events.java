@@ -5,12 +5,12 @@ import dev.wsjava.transport.Connection;
 import dev.wsjava.transport.ConnectionHandler;
 import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.List;
 
 /** A handler that records what it is told; optionally echoes every message back. */
 class Events implements ConnectionHandler {

@@ -84,8 +84,7 @@ class HandshakeFrontTest {
   void aBadRequestIsAnsweredAndClosed() {
     HandshakeFront f = front(0);
     ByteBuffer in =
-        ByteBuffer.wrap(
-            "GET / HTTP/1.1\r\nHost: a\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+        ByteBuffer.wrap("GET / HTTP/1.1\r\nHost: a\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
     assertThat(f.receive(in, 0)).isNull();
     assertThat(f.shouldClose()).isTrue();
     assertThat(drain(f)).startsWith("HTTP/1.1 426 ");

@@ -80,8 +80,9 @@ class HttpFrontTest {
         RawPeer peer = RawPeer.client(server.port())) {
       peer.send(get("/hello?1"));
       assertThat(readResponse(peer)).startsWith("HTTP/1.1 200 ").endsWith("hello 1");
-      peer.send((new String(get("/hello?2")) + new String(get("/nope")) + new String(get("/hello?3")))
-          .getBytes(StandardCharsets.US_ASCII)); // pipelined in one write
+      peer.send(
+          (new String(get("/hello?2")) + new String(get("/nope")) + new String(get("/hello?3")))
+              .getBytes(StandardCharsets.US_ASCII)); // pipelined in one write
       assertThat(readResponse(peer)).endsWith("hello 2");
       assertThat(readResponse(peer)).startsWith("HTTP/1.1 404 ");
       assertThat(readResponse(peer)).endsWith("hello 3");
@@ -158,8 +159,9 @@ class HttpFrontTest {
   void aClientThatHalfClosesStillGetsItsAnswers() throws Exception {
     try (NioServer server = server(HttpLimits.defaults());
         RawPeer peer = RawPeer.client(server.port())) {
-      peer.send((new String(get("/hello?a")) + new String(get("/hello?b")))
-          .getBytes(StandardCharsets.US_ASCII));
+      peer.send(
+          (new String(get("/hello?a")) + new String(get("/hello?b")))
+              .getBytes(StandardCharsets.US_ASCII));
       peer.socket.shutdownOutput();
       assertThat(readResponse(peer)).endsWith("hello a");
       assertThat(readResponse(peer)).endsWith("hello b");

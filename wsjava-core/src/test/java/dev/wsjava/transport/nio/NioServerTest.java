@@ -196,7 +196,8 @@ class NioServerTest {
             server(config(), ServerHandshakeConfig.defaults(), cert.server(), i -> Events.echo());
         NioClient client = NioClient.builder().group(group).sslContext(only).build()) {
       Events events = Events.record();
-      Connection c = get(client.connect(URI.create("wss://localhost:" + server.port() + "/"), events));
+      Connection c =
+          get(client.connect(URI.create("wss://localhost:" + server.port() + "/"), events));
       assertThat(((NioConnection) c).tlsProtocol()).isEqualTo(protocol);
       get(c.sendText("over " + protocol));
       assertThat(new String(events.next(WAIT).data(), StandardCharsets.UTF_8))
@@ -221,8 +222,13 @@ class NioServerTest {
     ConnectionConfig d = ConnectionConfig.DEFAULTS;
     ConnectionConfig tiny =
         new ConnectionConfig(
-            d.session(), d.maxQueuedBytes(), d.handshakeTimeout(), d.idleTimeout(),
-            d.pingInterval(), d.closeTimeout(), 1024);
+            d.session(),
+            d.maxQueuedBytes(),
+            d.handshakeTimeout(),
+            d.idleTimeout(),
+            d.pingInterval(),
+            d.closeTimeout(),
+            1024);
     ServerHandshakeConfig shc =
         ServerHandshakeConfig.defaults().withExtensions(List.of(PerMessageDeflate.defaults()));
     ClientHandshakeConfig chc =
@@ -356,9 +362,15 @@ class NioServerTest {
     ConnectionConfig d = ConnectionConfig.DEFAULTS;
     ConnectionConfig smallQueue =
         new ConnectionConfig(
-            d.session(), 1 << 20, d.handshakeTimeout(), d.idleTimeout(), d.pingInterval(),
-            d.closeTimeout(), d.readBufferSize());
-    java.util.concurrent.atomic.AtomicBoolean first = new java.util.concurrent.atomic.AtomicBoolean(true);
+            d.session(),
+            1 << 20,
+            d.handshakeTimeout(),
+            d.idleTimeout(),
+            d.pingInterval(),
+            d.closeTimeout(),
+            d.readBufferSize());
+    java.util.concurrent.atomic.AtomicBoolean first =
+        new java.util.concurrent.atomic.AtomicBoolean(true);
     Events serverSide =
         new Events(false) {
           @Override
@@ -400,8 +412,14 @@ class NioServerTest {
         Events.Message m = serverSide.messages.poll(WAIT.toMillis(), TimeUnit.MILLISECONDS);
         if (m == null) {
           throw new AssertionError(
-              "message " + got + " of " + total + " missing; client queue " + c.queuedBytes()
-                  + ", server queue " + get(serverSide.opened).queuedBytes());
+              "message "
+                  + got
+                  + " of "
+                  + total
+                  + " missing; client queue "
+                  + c.queuedBytes()
+                  + ", server queue "
+                  + get(serverSide.opened).queuedBytes());
         }
         assertThat(m.data()).hasSize(chunk.length);
       }
@@ -448,7 +466,8 @@ class NioServerTest {
   @Test
   void serverClosesTcpAfterTheCloseTimeoutWhenThePeerNeverAnswersItsClose() throws Exception {
     Duration closeTimeout = Duration.ofMillis(300);
-    ConnectionConfig cc = withTimeouts(Duration.ofSeconds(5), Duration.ZERO, Duration.ZERO, closeTimeout);
+    ConnectionConfig cc =
+        withTimeouts(Duration.ofSeconds(5), Duration.ZERO, Duration.ZERO, closeTimeout);
     Events serverSide = Events.record();
     try (NioServer server = server(cc, ServerHandshakeConfig.defaults(), null, i -> serverSide);
         RawPeer peer = RawPeer.client(server.port())) {
@@ -470,7 +489,8 @@ class NioServerTest {
   @Test
   void clientWaitsForTheServersFinAndClosesAfterTheCloseTimeout() throws Exception {
     Duration closeTimeout = Duration.ofSeconds(1);
-    ConnectionConfig cc = withTimeouts(Duration.ofSeconds(5), Duration.ZERO, Duration.ZERO, closeTimeout);
+    ConnectionConfig cc =
+        withTimeouts(Duration.ofSeconds(5), Duration.ZERO, Duration.ZERO, closeTimeout);
     try (ServerSocket listener = new ServerSocket(0, 5, java.net.InetAddress.getLoopbackAddress());
         NioClient client = client(cc, ClientHandshakeConfig.defaults())) {
       Events events = Events.record();
@@ -505,7 +525,8 @@ class NioServerTest {
   @Test
   void aQuietConnectionIsClosedWith1001AfterTheIdleTimeout() throws Exception {
     ConnectionConfig cc =
-        withTimeouts(Duration.ofSeconds(5), Duration.ofMillis(300), Duration.ZERO, Duration.ofSeconds(2));
+        withTimeouts(
+            Duration.ofSeconds(5), Duration.ofMillis(300), Duration.ZERO, Duration.ofSeconds(2));
     Events serverSide = Events.record();
     try (NioServer server = server(cc, ServerHandshakeConfig.defaults(), null, i -> serverSide);
         NioClient client = client()) {
@@ -705,7 +726,8 @@ class NioServerTest {
             server(config(), ServerHandshakeConfig.defaults(), cert.server(), i -> Events.echo());
         NioClient defaultTrust = NioClient.builder().group(group).build()) {
       CompletableFuture<Connection> f =
-          defaultTrust.connect(URI.create("wss://localhost:" + server.port() + "/"), Events.record());
+          defaultTrust.connect(
+              URI.create("wss://localhost:" + server.port() + "/"), Events.record());
       assertThat(catchCause(f)).isInstanceOf(SSLHandshakeException.class);
       awaitNoConnections(server, defaultTrust);
     }
@@ -739,8 +761,13 @@ class NioServerTest {
     ConnectionConfig d = ConnectionConfig.DEFAULTS;
     ConnectionConfig small =
         new ConnectionConfig(
-            d.session(), 64 * 1024, d.handshakeTimeout(), d.idleTimeout(), d.pingInterval(),
-            d.closeTimeout(), d.readBufferSize());
+            d.session(),
+            64 * 1024,
+            d.handshakeTimeout(),
+            d.idleTimeout(),
+            d.pingInterval(),
+            d.closeTimeout(),
+            d.readBufferSize());
     // A raw peer that never reads: the server's socket buffers fill, then its queue.
     Events serverSide = Events.record();
     try (NioServer server = server(small, ServerHandshakeConfig.defaults(), null, i -> serverSide);

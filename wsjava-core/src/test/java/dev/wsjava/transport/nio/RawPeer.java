@@ -44,11 +44,15 @@ final class RawPeer implements AutoCloseable {
   }
 
   static byte[] upgradeRequest(String path) {
-    return ("GET " + path + " HTTP/1.1\r\n"
+    return ("GET "
+            + path
+            + " HTTP/1.1\r\n"
             + "Host: 127.0.0.1\r\n"
             + "Upgrade: websocket\r\n"
             + "Connection: Upgrade\r\n"
-            + "Sec-WebSocket-Key: " + KEY + "\r\n"
+            + "Sec-WebSocket-Key: "
+            + KEY
+            + "\r\n"
             + "Sec-WebSocket-Version: 13\r\n\r\n")
         .getBytes(StandardCharsets.ISO_8859_1);
   }
@@ -57,7 +61,9 @@ final class RawPeer implements AutoCloseable {
     return ("HTTP/1.1 101 Switching Protocols\r\n"
             + "Upgrade: websocket\r\n"
             + "Connection: Upgrade\r\n"
-            + "Sec-WebSocket-Accept: " + AcceptKey.accept(key) + "\r\n\r\n")
+            + "Sec-WebSocket-Accept: "
+            + AcceptKey.accept(key)
+            + "\r\n\r\n")
         .getBytes(StandardCharsets.ISO_8859_1);
   }
 
@@ -68,7 +74,8 @@ final class RawPeer implements AutoCloseable {
 
   /** Encodes one final frame, masked with key 0x12345678 when {@code masks}. */
   static byte[] encode(boolean masks, Opcode opcode, byte[] payload) {
-    ByteBuffer b = ByteBuffer.allocate(FrameEncoder.headerLength(payload.length, masks) + payload.length);
+    ByteBuffer b =
+        ByteBuffer.allocate(FrameEncoder.headerLength(payload.length, masks) + payload.length);
     FrameEncoder.encode(b, true, 0, opcode, ByteBuffer.wrap(payload), masks, 0x12345678);
     return b.array();
   }

@@ -32,16 +32,26 @@ record SelfSignedCert(SSLContext server, SSLContext client, KeyStore trustStore)
                 List.of(
                     keytool.toString(),
                     "-genkeypair",
-                    "-alias", "test",
-                    "-keyalg", "EC",
-                    "-groupname", "secp256r1",
-                    "-validity", "2",
-                    "-dname", "CN=localhost",
-                    "-ext", "san=" + san,
-                    "-keystore", store.toString(),
-                    "-storetype", "PKCS12",
-                    "-storepass", new String(PASSWORD),
-                    "-keypass", new String(PASSWORD)))
+                    "-alias",
+                    "test",
+                    "-keyalg",
+                    "EC",
+                    "-groupname",
+                    "secp256r1",
+                    "-validity",
+                    "2",
+                    "-dname",
+                    "CN=localhost",
+                    "-ext",
+                    "san=" + san,
+                    "-keystore",
+                    store.toString(),
+                    "-storetype",
+                    "PKCS12",
+                    "-storepass",
+                    new String(PASSWORD),
+                    "-keypass",
+                    new String(PASSWORD)))
             .redirectErrorStream(true)
             .start();
     if (!p.waitFor(60, TimeUnit.SECONDS)) {
