@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.wsjava.Transport;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 
@@ -64,6 +65,18 @@ final class Interop {
   static String compressibleText(int n) {
     String unit = "the quick brown fox jumps over the lazy dog; ";
     return unit.repeat(n / unit.length() + 1).substring(0, n);
+  }
+
+  /**
+   * Asserts byte-for-byte equality, reporting lengths and the first differing index instead of
+   * dumping megabytes.
+   */
+  static void assertSameBytes(byte[] actual, byte[] expected, String what) {
+    int i = Arrays.mismatch(actual, expected);
+    assertThat(i)
+        .as("%s: %d bytes received, %d expected, first difference at index %d", what,
+            actual.length, expected.length, i)
+        .isEqualTo(-1);
   }
 
   /** The text's UTF-8 bytes. */
