@@ -3,6 +3,7 @@ package dev.wsjava.interop;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -11,6 +12,7 @@ import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.eclipse.jetty.websocket.api.Callback;
+import org.eclipse.jetty.websocket.api.ExtensionConfig;
 import org.eclipse.jetty.websocket.api.Session;
 import org.eclipse.jetty.websocket.server.WebSocketUpgradeHandler;
 
@@ -24,7 +26,7 @@ public final class JettyPeer implements PeerServer {
   private final boolean tls;
   private final BlockingQueue<String> closesSeen = new LinkedBlockingQueue<>();
 
-  private JettyPeer(boolean deflate, SelfSigned cert) throws Exception {
+  private JettyPeer(Deflate deflate, SelfSigned cert) throws Exception {
     QueuedThreadPool threads = new QueuedThreadPool(16, 2);
     threads.setName("jetty-peer");
     server = new Server(threads);
@@ -47,9 +49,20 @@ public final class JettyPeer implements PeerServer {
       container.setMaxBinaryMessageSize(4 << 20);
       container.setIdleTimeout(Duration.ofSeconds(30));
       container.addMapping("/echo", (request, response, callback) -> {
-        if (!deflate) {
-          // Jetty accepts permessage-deflate by default; with deflate "off" it answers no extension.
-          response.setExtensions(List.of());
+        switch (deflate) {
+          // Jetty accepts permessage-deflate by default; "off" answers no extension.
+          case OFF -> response.setExtensions(List.of());
+          case ON -> {}
+          case DEMAND_CLIENT_NO_CONTEXT_TAKEOVER -> {
+            List<ExtensionConfig> demanded = new ArrayList<>();
+            for (ExtensionConfig e : response.getExtensions()) {
+              if (e.getName().equals("permessage-deflate")) {
+                e = ExtensionConfig.parse(e.getParameterizedName() + "; client_no_context_takeover");
+              }
+              demanded.add(e);
+            }
+            response.setExtensions(demanded);
+          }
         }
         return new Endpoint(closesSeen);
       });
@@ -57,7 +70,7 @@ public final class JettyPeer implements PeerServer {
     server.start();
   }
 
-  static JettyPeer start(boolean deflate, SelfSigned certOrNull) throws Exception {
+  static JettyPeer start(Deflate deflate, SelfSigned certOrNull) throws Exception {
     return new JettyPeer(deflate, certOrNull);
   }
 

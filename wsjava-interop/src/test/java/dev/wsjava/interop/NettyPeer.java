@@ -25,6 +25,8 @@ import io.netty.handler.codec.http.websocketx.WebSocketFrame;
 import io.netty.handler.codec.http.websocketx.WebSocketFrameAggregator;
 import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolConfig;
 import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolHandler;
+import io.netty.handler.codec.http.websocketx.extensions.WebSocketServerExtensionHandler;
+import io.netty.handler.codec.http.websocketx.extensions.compression.PerMessageDeflateServerExtensionHandshaker;
 import io.netty.handler.codec.http.websocketx.extensions.compression.WebSocketServerCompressionHandler;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
@@ -48,7 +50,7 @@ final class NettyPeer implements PeerServer {
   private final boolean tls;
   private final BlockingQueue<String> closesSeen = new LinkedBlockingQueue<>();
 
-  private NettyPeer(boolean deflate, SelfSigned cert) throws Exception {
+  private NettyPeer(Deflate deflate, SelfSigned cert) throws Exception {
     tls = cert != null;
     SslContext ssl = tls ? SslContextBuilder.forServer(keyManagers(cert)).build() : null;
     WebSocketServerProtocolConfig config =
@@ -73,8 +75,13 @@ final class NettyPeer implements PeerServer {
                 }
                 p.addLast(new HttpServerCodec());
                 p.addLast(new HttpObjectAggregator(65536));
-                if (deflate) {
-                  p.addLast(new WebSocketServerCompressionHandler(MAX));
+                switch (deflate) {
+                  case OFF -> {}
+                  case ON -> p.addLast(new WebSocketServerCompressionHandler(MAX));
+                  // level 6, no server window limit (JDK zlib cannot), client window 15, grant
+                  // server_no_context_takeover when asked, demand client_no_context_takeover.
+                  case DEMAND_CLIENT_NO_CONTEXT_TAKEOVER -> p.addLast(new WebSocketServerExtensionHandler(
+                      new PerMessageDeflateServerExtensionHandshaker(6, false, 15, true, true, MAX)));
                 }
                 p.addLast(new WebSocketServerProtocolHandler(config));
                 p.addLast(new WebSocketFrameAggregator(MAX));
@@ -86,7 +93,7 @@ final class NettyPeer implements PeerServer {
             .channel();
   }
 
-  static NettyPeer start(boolean deflate, SelfSigned certOrNull) throws Exception {
+  static NettyPeer start(Deflate deflate, SelfSigned certOrNull) throws Exception {
     return new NettyPeer(deflate, certOrNull);
   }
 

@@ -3,7 +3,7 @@ package dev.wsjava.interop;
 /** Our client against a Jetty 12.1 WebSocket server. */
 class OurClientAgainstJettyTest extends OurClientAgainstPeerServer {
   @Override
-  PeerServer startPeer(boolean deflate, SelfSigned certOrNull) throws Exception {
+  PeerServer startPeer(PeerServer.Deflate deflate, SelfSigned certOrNull) throws Exception {
     return JettyPeer.start(deflate, certOrNull);
   }
 }

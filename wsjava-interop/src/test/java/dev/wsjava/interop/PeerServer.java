@@ -18,6 +18,16 @@ import java.util.concurrent.BlockingQueue;
  * Every close frame the peer receives is recorded as {@code "code reason"}.
  */
 interface PeerServer {
+  /** How the peer's server does permessage-deflate. */
+  enum Deflate {
+    /** No extension in its responses. */
+    OFF,
+    /** The library's defaults (server_no_context_takeover granted when asked). */
+    ON,
+    /** Its response demands client_no_context_takeover, and its inflater then resets per message. */
+    DEMAND_CLIENT_NO_CONTEXT_TAKEOVER
+  }
+
   int port();
 
   boolean tls();
