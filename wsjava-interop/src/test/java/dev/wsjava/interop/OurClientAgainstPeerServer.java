@@ -346,6 +346,19 @@ abstract class OurClientAgainstPeerServer {
     assertThat(failed).as("sends reported failed out of 200, though the peer acted on each").isZero();
   }
 
+  /**
+   * RFC 6455 section 5.5: a close frame's reason is at most 123 bytes of valid UTF-8; close()
+   * promises to cut a longer one at a character boundary. 100 two-byte chars must arrive as 61.
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("plainSetups")
+  void aLongCloseReasonReachesThePeerCutAtACharacterBoundary(Setup s) throws Exception {
+    Recorder rec = new Recorder();
+    WebSocket ws = connect(s, rec);
+    ws.close(4003, "é".repeat(100)).get(Interop.WAIT_SECONDS, TimeUnit.SECONDS);
+    assertThat(peer.closesSeen().poll(Interop.WAIT_SECONDS, TimeUnit.SECONDS)).isEqualTo("4003 " + "é".repeat(61));
+  }
+
   @ParameterizedTest(name = "{0}")
   @MethodSource("setups")
   void ourCloseCodeAndReasonReachThePeer(Setup s) throws Exception {
