@@ -11,12 +11,8 @@ import java.util.SplittableRandom;
 
 /** What every interop test shares: the transports under test, the payload set, the timeouts. */
 final class Interop {
-  /**
-   * The transports every interop test runs over. ONE place on purpose: only BLOCKING works on this
-   * branch (Transport.NIO throws until the NIO transport is merged); the lead adds NIO here after
-   * the merge and every test class picks it up.
-   */
-  static final List<Transport> TRANSPORTS = List.of(Transport.BLOCKING);
+  /** The transports every interop test runs over: all of them, kept in this one place. */
+  static final List<Transport> TRANSPORTS = List.of(Transport.values());
 
   /** Payload lengths in bytes: each length class of RFC 6455 section 5.2 and its edges, and 1 MiB. */
   static final int[] SIZES = {0, 1, 125, 126, 65535, 65536, 1 << 20};

@@ -19,7 +19,6 @@ import java.util.stream.Stream;
 import javax.net.ssl.SSLContext;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -250,9 +249,6 @@ abstract class OurClientAgainstPeerServer {
    * UTF-16 chars": a surrogate pair split between two parts must still arrive as its one code point
    * (RFC 6455 section 5.6: the message, not each fragment, is UTF-8).
    */
-  @Disabled("wsjava bug: WebSocketImpl.sendText(part, last) UTF-8-encodes each part on its own with"
-      + " Charset.encode, which REPLACES a lone surrogate by '?': U+1F600 split as \\uD83D|\\uDE00"
-      + " arrives as \"??\" (Jetty and Netty both receive 0x3F 0x3F). Enable once fixed.")
   @ParameterizedTest(name = "{0}")
   @MethodSource("plainSetups")
   void ourTextFragmentsMaySplitASurrogatePair(Setup s) throws Exception {
@@ -318,12 +314,6 @@ abstract class OurClientAgainstPeerServer {
    * A send whose bytes were written (the peer received the message and acted on it by closing)
    * must complete normally: WebSocket's send futures are "completed when written".
    */
-  @Disabled("wsjava bug (BLOCKING transport): the writing thread returns from out.write() but has"
-      + " not yet recorded written() when the reader thread processes the peer's close and the"
-      + " TCP end, so Connection.socketClosed() fails the send's future (pending target 21 bytes,"
-      + " writtenTotal 0) with WebSocketClosedException(4001) although the peer got the text. Seen"
-      + " in 1-4% of rounds against Jetty 12.1.14, never in 300 against Netty or our own server."
-      + " Enable once fixed.")
   @ParameterizedTest(name = "{0}")
   @MethodSource("plainSetups")
   void aSendThePeerActedOnIsNeverReportedFailed(Setup s) throws Exception {
