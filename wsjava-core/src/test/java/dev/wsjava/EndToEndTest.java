@@ -291,4 +291,35 @@ class EndToEndTest {
     }
     assertThat(server.openConnections()).as("connections left open").isZero();
   }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("setups")
+  void theOriginAllowListAndSubprotocolChoiceApply(Setup s) throws Exception {
+    WebSocketConfig serverConfig = config(s).toBuilder().subprotocols(List.of("chat.v2")).build();
+    WebSocketServer.Builder b = WebSocketServer.builder().bind("127.0.0.1", 0).config(serverConfig)
+        .allowOrigins("https://good.example")
+        .websocket("/echo", new WebSocketListener() {});
+    if (s.tls()) {
+      b.tls(serverTls);
+    }
+    server = b.start();
+    URI uri = URI.create((s.tls() ? "wss" : "ws") + "://localhost:" + server.port() + "/echo");
+    WebSocketConfig clientConfig =
+        config(s).toBuilder().subprotocols(List.of("chat.v1", "chat.v2")).build();
+    try (WebSocketClient good = client(clientConfig, s, "https://good.example");
+        WebSocketClient evil = client(clientConfig, s, "https://evil.example")) {
+      WebSocket ws = good.open(uri);
+      assertThat(ws.subprotocol()).isEqualTo("chat.v2");
+      ws.close().get(10, TimeUnit.SECONDS);
+      assertThatThrownBy(() -> evil.open(uri)).hasMessageContaining("403");
+    }
+  }
+
+  static WebSocketClient client(WebSocketConfig config, Setup s, String origin) {
+    WebSocketClient.Builder b = WebSocketClient.builder().config(config).origin(origin);
+    if (s.tls()) {
+      b.tls(clientTls);
+    }
+    return b.build();
+  }
 }
