@@ -41,7 +41,7 @@ final class Transports {
                 .bind(host, port)
                 .eventLoops(loops(config))
                 .connectionConfig(config.connectionConfig())
-                .router(router, HttpLimits.defaults());
+                .router(router, httpLimits(config));
         if (tls != null) {
           b.tls(tls);
         }
@@ -52,7 +52,7 @@ final class Transports {
             BlockingServer.builder()
                 .bind(host, port)
                 .connectionConfig(config.connectionConfig())
-                .router(router, HttpLimits.defaults());
+                .router(router, httpLimits(config));
         if (tls != null) {
           b.tls(tls);
         }
@@ -93,6 +93,11 @@ final class Transports {
         yield b.build();
       }
     };
+  }
+
+  /** The HTTP front's limits: a request (and so an upgrade) must arrive within the handshake time. */
+  private static HttpLimits httpLimits(WebSocketConfig config) {
+    return HttpLimits.defaults().withRequestTimeoutNanos(config.handshakeTimeout().toNanos());
   }
 
   private static int loops(WebSocketConfig config) {
