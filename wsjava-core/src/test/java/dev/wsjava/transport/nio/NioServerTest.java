@@ -754,8 +754,7 @@ class NioServerTest {
     try (NioServer server = echoServer(config());
         RawPeer peer = RawPeer.client(server.port())) {
       String request = new String(RawPeer.upgradeRequest("/"), StandardCharsets.ISO_8859_1);
-      String big =
-          request.replace("\r\n\r\n", "\r\nX-Filler: " + "f".repeat(9000) + "\r\n\r\n");
+      String big = request.replace("\r\n\r\n", "\r\nX-Filler: " + "f".repeat(9000) + "\r\n\r\n");
       peer.send(big.getBytes(StandardCharsets.ISO_8859_1));
       assertThat(peer.readHead()).startsWith("HTTP/1.1 431 ");
       assertThat(peer.readToEnd()).isPositive(); // the body, then the server's FIN
