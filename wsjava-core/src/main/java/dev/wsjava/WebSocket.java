@@ -31,6 +31,8 @@ public interface WebSocket {
    * @return completed when written; failed with {@link SendQueueFullException} or {@link
    *     WebSocketClosedException}
    * @throws IllegalStateException after {@link #close} was called
+   * @throws IllegalArgumentException when the text holds an unpaired surrogate (it cannot be
+   *     UTF-8)
    */
   CompletableFuture<Void> sendText(CharSequence text);
 
@@ -54,7 +56,8 @@ public interface WebSocket {
 
   /**
    * Sends one fragment of a text message; the first call starts the message, the call with {@code
-   * last} ends it. A code point may be split between fragments only as whole UTF-16 chars.
+   * last} ends it. A surrogate pair may be split between parts (the high surrogate then goes out
+   * with the next part).
    *
    * @param part the fragment
    * @param last whether this ends the message

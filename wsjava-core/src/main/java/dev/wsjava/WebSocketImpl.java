@@ -1,13 +1,13 @@
 package dev.wsjava;
 
 import dev.wsjava.protocol.Opcode;
+import dev.wsjava.protocol.Utf8;
 import dev.wsjava.transport.Connection;
 import dev.wsjava.transport.ConnectionClosedException;
 import dev.wsjava.transport.ConnectionHandler;
 import dev.wsjava.transport.QueueFullException;
 import java.net.SocketAddress;
 import java.nio.ByteBuffer;
-import java.nio.CharBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -33,15 +33,28 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
   private volatile boolean readPaused;
   private volatile WebSocketClosedException closedWith;
   private Opcode fragmenting; // the type of a message being sent in fragments, under sendLock
+  private char heldHighSurrogate; // the last char of a text part, sent with the next, under sendLock
   private final Object sendLock = new Object();
+  private final java.util.function.Consumer<WebSocketImpl> onOpen;
 
   /** What the inbox holds after the last message: how the connection closed. */
   private record Closed(WebSocketClosedException cause) {}
 
   WebSocketImpl(WebSocketListener listener, String path) {
+    this(listener, path, null);
+  }
+
+  /** A pull-style connection that runs {@code onOpen} once it is open. */
+  WebSocketImpl(String path, java.util.function.Consumer<WebSocketImpl> onOpen) {
+    this(null, path, onOpen);
+  }
+
+  private WebSocketImpl(
+      WebSocketListener listener, String path, java.util.function.Consumer<WebSocketImpl> onOpen) {
     this.listener = listener;
     this.path = path;
     this.inbox = listener == null ? new LinkedBlockingQueue<>() : null;
+    this.onOpen = onOpen;
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -52,6 +65,8 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
     connection = c;
     if (listener != null) {
       listener.onOpen(this);
+    } else if (onOpen != null) {
+      onOpen.accept(this);
     }
   }
 
@@ -149,7 +164,21 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
 
   @Override
   public CompletableFuture<Void> sendText(CharSequence part, boolean last) {
-    return fragment(Opcode.TEXT, StandardCharsets.UTF_8.encode(CharBuffer.wrap(part)), last);
+    synchronized (sendLock) {
+      // A surrogate pair may be split between parts: hold a trailing high surrogate back and
+      // send it with the next part, so each frame carries whole UTF-8 sequences of whole chars.
+      CharSequence text = part;
+      if (heldHighSurrogate != 0) {
+        text = heldHighSurrogate + part.toString();
+        heldHighSurrogate = 0;
+      }
+      int n = text.length();
+      if (!last && n > 0 && Character.isHighSurrogate(text.charAt(n - 1))) {
+        heldHighSurrogate = text.charAt(n - 1);
+        text = text.subSequence(0, n - 1);
+      }
+      return fragment(Opcode.TEXT, Utf8.encode(text), last);
+    }
   }
 
   @Override

@@ -5,7 +5,9 @@ import java.nio.ByteBuffer;
 /**
  * Callbacks for one connection's events. Each runs on the connection's I/O thread, one at a time,
  * in order; a callback that blocks delays that connection (and, on the NIO transport, the others
- * of its event loop), so hand long work to another thread. Buffers are valid only during the call.
+ * of its event loop), so hand long work to another thread. A callback may send, but must not wait
+ * for a send's future (the bytes go out after the callback returns: waiting would deadlock).
+ * Buffers are valid only during the call.
  * Every method does nothing by default.
  */
 public interface WebSocketListener {

@@ -10,9 +10,9 @@ import dev.wsjava.protocol.MaskKeySource;
 import dev.wsjava.protocol.Opcode;
 import dev.wsjava.protocol.ProtocolException;
 import dev.wsjava.protocol.Role;
+import dev.wsjava.protocol.Utf8;
 import dev.wsjava.protocol.Utf8Validator;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 
@@ -387,9 +387,10 @@ public final class Session {
    * @param text the message
    * @throws IllegalStateException after this end sent a close frame, or while a fragmented
    *     message is being sent
+   * @throws IllegalArgumentException when the text holds an unpaired surrogate
    */
   public void sendText(String text) {
-    sendMessage(Opcode.TEXT, StandardCharsets.UTF_8.encode(text));
+    sendMessage(Opcode.TEXT, Utf8.encode(text));
   }
 
   /**

@@ -3,12 +3,12 @@ package dev.wsjava.transport;
 import dev.wsjava.extension.Extension;
 import dev.wsjava.protocol.CloseCode;
 import dev.wsjava.protocol.Opcode;
+import dev.wsjava.protocol.Utf8;
 import dev.wsjava.protocol.ProtocolException;
 import dev.wsjava.session.Session;
 import dev.wsjava.session.SessionListener;
 import java.net.SocketAddress;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -48,6 +48,8 @@ public abstract class Connection {
   private boolean overHighWater;
   private boolean closeReported;
   private volatile boolean opened;
+  private int writesInFlight;
+  private boolean failPendingAfterWrites;
   private volatile long lastReceiveNanos = System.nanoTime();
 
   private record Pending(long target, CompletableFuture<Void> future) {}
@@ -84,9 +86,10 @@ public abstract class Connection {
    * @return completed when the frame is written; failed with {@link QueueFullException} or {@link
    *     ConnectionClosedException}
    * @throws IllegalStateException after {@link #close} was called
+   * @throws IllegalArgumentException when the text holds an unpaired surrogate
    */
   public CompletableFuture<Void> sendText(CharSequence text) {
-    ByteBuffer utf8 = StandardCharsets.UTF_8.encode(java.nio.CharBuffer.wrap(text));
+    ByteBuffer utf8 = Utf8.encode(text);
     return send(utf8.remaining(), () -> session.sendMessage(Opcode.TEXT, utf8));
   }
 
@@ -392,11 +395,27 @@ public abstract class Connection {
   }
 
   /**
+   * Marks the start of a write made outside the lock, of bytes taken from {@link
+   * #gatherOutbound}; call with {@link #lock} held. Until {@link #endWrite()}, a socket closing
+   * under the write does not fail the sends it carries: the writer reports how far it got.
+   */
+  protected final void beginWrite() {
+    writesInFlight++;
+  }
+
+  /** Marks the end of a write begun with {@link #beginWrite()}; call with {@link #lock} held. */
+  protected final void endWrite() {
+    writesInFlight--;
+  }
+
+  /**
    * Completes the futures of sends that are fully written and reports {@link
    * ConnectionHandler#onWritable}; call without the lock, after {@link #written}.
    */
   protected final void completeWritten() {
     List<CompletableFuture<Void>> done = null;
+    List<CompletableFuture<Void>> failed = null;
+    ConnectionClosedException cause = null;
     boolean writable = false;
     lock.lock();
     try {
@@ -405,6 +424,15 @@ public abstract class Connection {
           done = new ArrayList<>();
         }
         done.add(pending.pollFirst().future());
+      }
+      if (failPendingAfterWrites && writesInFlight == 0) {
+        failPendingAfterWrites = false;
+        failed = new ArrayList<>();
+        for (Pending p : pending) {
+          failed.add(p.future());
+        }
+        pending.clear();
+        cause = new ConnectionClosedException(session.closeCode(), session.closeReason());
       }
       if (overHighWater && session.outboundBytes() <= config.maxQueuedBytes() / 2) {
         overHighWater = false;
@@ -419,6 +447,11 @@ public abstract class Connection {
     if (done != null) {
       for (CompletableFuture<Void> f : done) {
         f.complete(null);
+      }
+    }
+    if (failed != null) {
+      for (CompletableFuture<Void> f : failed) {
+        f.completeExceptionally(cause);
       }
     }
     if (writable) {
@@ -450,8 +483,12 @@ public abstract class Connection {
       if (session.state() != Session.State.CLOSED) {
         session.receiveEnd(events);
       }
-      pending.forEach(p -> failed.add(p.future()));
-      pending.clear();
+      if (writesInFlight > 0) {
+        failPendingAfterWrites = true; // the writer completes or fails them when its write ends
+      } else {
+        pending.forEach(p -> failed.add(p.future()));
+        pending.clear();
+      }
       report = opened && !closeReported;
       closeReported = true;
       code = session.closeCode();

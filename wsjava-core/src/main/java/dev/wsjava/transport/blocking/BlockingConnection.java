@@ -350,6 +350,9 @@ public final class BlockingConnection extends Connection {
           lengths[i] = gathered[i].remaining();
         }
         closingHandshake = count > 0 && !isOpen();
+        if (count > 0) {
+          beginWrite();
+        }
       } finally {
         lock.unlock();
       }
@@ -361,9 +364,21 @@ public final class BlockingConnection extends Connection {
         scheduleCloseTimeout(config().closeTimeout());
       }
       long total = 0;
-      for (int i = 0; i < count; i++) {
-        out.write(gathered[i].array(), offsets[i], lengths[i]);
-        total += lengths[i];
+      try {
+        for (int i = 0; i < count; i++) {
+          out.write(gathered[i].array(), offsets[i], lengths[i]);
+          total += lengths[i];
+        }
+      } catch (IOException e) {
+        lock.lock();
+        try {
+          endWrite();
+        } finally {
+          lock.unlock();
+        }
+        Arrays.fill(gathered, 0, count, null);
+        completeWritten();
+        throw e;
       }
       lock.lock();
       try {
@@ -371,6 +386,7 @@ public final class BlockingConnection extends Connection {
           gathered[i].position(gathered[i].position() + lengths[i]);
         }
         written(total);
+        endWrite();
       } finally {
         lock.unlock();
       }

@@ -48,7 +48,8 @@ public final class NioClient implements ClientTransport {
 
   private NioClient(Builder b) {
     this.ownGroup = b.group == null;
-    this.group = ownGroup ? new EventLoopGroup() : b.group;
+    this.group =
+        !ownGroup ? b.group : b.eventLoops > 0 ? new EventLoopGroup(b.eventLoops) : new EventLoopGroup();
     this.connectionConfig = b.connectionConfig;
     this.handshakeConfig = b.handshakeConfig;
     this.sslContext = b.sslContext;
@@ -199,6 +200,7 @@ public final class NioClient implements ClientTransport {
 
   /** Configures a {@link NioClient}. Not thread-safe; each setter returns the builder. */
   public static final class Builder {
+    private int eventLoops;
     private EventLoopGroup group;
     private ConnectionConfig connectionConfig = ConnectionConfig.DEFAULTS;
     private ClientHandshakeConfig handshakeConfig = ClientHandshakeConfig.defaults();
@@ -215,6 +217,20 @@ public final class NioClient implements ClientTransport {
      */
     public Builder group(EventLoopGroup value) {
       this.group = Objects.requireNonNull(value, "group");
+      return this;
+    }
+
+    /**
+     * Sets how many event loops the client's own group has (when no group is given).
+     *
+     * @param count at least 1
+     * @return this builder
+     */
+    public Builder eventLoops(int count) {
+      if (count < 1) {
+        throw new IllegalArgumentException("eventLoops must be at least 1: " + count);
+      }
+      this.eventLoops = count;
       return this;
     }
 

@@ -70,7 +70,8 @@ public final class NioServer implements ServerTransport {
 
   private NioServer(Builder b) throws IOException {
     this.ownGroup = b.group == null;
-    this.group = ownGroup ? new EventLoopGroup() : b.group;
+    this.group =
+        !ownGroup ? b.group : b.eventLoops > 0 ? new EventLoopGroup(b.eventLoops) : new EventLoopGroup();
     this.connectionConfig = b.connectionConfig;
     this.handshakeConfig = b.handshakeConfig;
     this.tls = b.tls;
@@ -338,6 +339,7 @@ public final class NioServer implements ServerTransport {
     private String host;
     private int port;
     private int backlog = 1024;
+    private int eventLoops;
     private EventLoopGroup group;
     private ConnectionConfig connectionConfig = ConnectionConfig.DEFAULTS;
     private ServerHandshakeConfig handshakeConfig = ServerHandshakeConfig.defaults();
@@ -383,6 +385,20 @@ public final class NioServer implements ServerTransport {
      */
     public Builder group(EventLoopGroup value) {
       this.group = Objects.requireNonNull(value, "group");
+      return this;
+    }
+
+    /**
+     * Sets how many event loops the server's own group has (when no group is given).
+     *
+     * @param count at least 1
+     * @return this builder
+     */
+    public Builder eventLoops(int count) {
+      if (count < 1) {
+        throw new IllegalArgumentException("eventLoops must be at least 1: " + count);
+      }
+      this.eventLoops = count;
       return this;
     }
 

@@ -1,0 +1,184 @@
+package dev.wsjava;
+
+import dev.wsjava.handshake.ClientHandshakeConfig;
+import dev.wsjava.handshake.Headers;
+import dev.wsjava.transport.ClientTransport;
+import java.io.IOException;
+import java.net.URI;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import javax.net.ssl.SSLContext;
+
+/**
+ * Opens WebSocket connections to servers. One client may open many connections; on the NIO
+ * transport they share its event loops, so make one client and keep it.
+ *
+ * <pre>{@code
+ * try (WebSocketClient client = WebSocketClient.builder().build()) {
+ *   WebSocket ws = client.open(URI.create("wss://example.com/echo"));
+ *   ws.sendText("hello").join();
+ *   System.out.println(ws.receive());
+ *   ws.close().join();
+ * }
+ * }</pre>
+ *
+ * <p>{@code wss://} checks the server's certificate chain and host name against the JDK's trust
+ * store (or the given {@link SSLContext}) and sends SNI. Thread-safe.
+ */
+public final class WebSocketClient implements AutoCloseable {
+  private final ClientTransport transport;
+
+  private WebSocketClient(ClientTransport transport) {
+    this.transport = transport;
+  }
+
+  /**
+   * Starts building a client.
+   *
+   * @return a builder with default settings
+   */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * Connects; events go to {@code listener}.
+   *
+   * @param uri a {@code ws://} or {@code wss://} URI
+   * @param listener the event callbacks
+   * @return completed with the open connection, or failed with why (for a refused handshake, the
+   *     HTTP status is in the message)
+   */
+  public CompletableFuture<WebSocket> connect(URI uri, WebSocketListener listener) {
+    return connect(uri, new WebSocketImpl(Objects.requireNonNull(listener, "listener"), target(uri)));
+  }
+
+  /**
+   * Connects for pull-style use: read with {@link WebSocket#receive()}.
+   *
+   * @param uri a {@code ws://} or {@code wss://} URI
+   * @return completed with the open connection
+   */
+  public CompletableFuture<WebSocket> connect(URI uri) {
+    return connect(uri, new WebSocketImpl(null, target(uri)));
+  }
+
+  /**
+   * Connects for pull-style use and waits for the connection to open.
+   *
+   * @param uri a {@code ws://} or {@code wss://} URI
+   * @return the open connection
+   * @throws IOException when the connection or handshake fails
+   * @throws InterruptedException when interrupted while waiting
+   */
+  public WebSocket open(URI uri) throws IOException, InterruptedException {
+    try {
+      return connect(uri).get();
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof IOException io) {
+        throw io;
+      }
+      throw new IOException(cause.getMessage(), cause);
+    }
+  }
+
+  private CompletableFuture<WebSocket> connect(URI uri, WebSocketImpl ws) {
+    return transport.connect(uri, ws).thenApply(connection -> ws);
+  }
+
+  private static String target(URI uri) {
+    String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
+    return uri.getRawQuery() == null ? path : path + "?" + uri.getRawQuery();
+  }
+
+  /** Releases the client's threads; its open connections are aborted. */
+  @Override
+  public void close() {
+    transport.close();
+  }
+
+  /** Configures a {@link WebSocketClient}. Not thread-safe. */
+  public static final class Builder {
+    private WebSocketConfig config = WebSocketConfig.defaults();
+    private SSLContext tls;
+    private String origin;
+    private final Headers.Builder headers = Headers.builder();
+    private boolean insecure;
+
+    private Builder() {}
+
+    /**
+     * Sets the configuration (transport, limits, deflate, subprotocols, timeouts, ...).
+     *
+     * @param value the configuration
+     * @return this builder
+     */
+    public Builder config(WebSocketConfig value) {
+      config = Objects.requireNonNull(value, "config");
+      return this;
+    }
+
+    /**
+     * Uses this TLS context for {@code wss://} (for example {@link TlsContexts#trusting}).
+     * Certificate and host name checks stay on.
+     *
+     * @param context the client's TLS context
+     * @return this builder
+     */
+    public Builder tls(SSLContext context) {
+      tls = Objects.requireNonNull(context, "context");
+      return this;
+    }
+
+    /**
+     * Sends this {@code Origin} header with every handshake.
+     *
+     * @param value for example {@code https://example.com}
+     * @return this builder
+     */
+    public Builder origin(String value) {
+      origin = value;
+      return this;
+    }
+
+    /**
+     * Adds a header to every handshake request (for example {@code Authorization}).
+     *
+     * @param name the header name
+     * @param value the header value
+     * @return this builder
+     */
+    public Builder header(String name, String value) {
+      headers.add(name, value);
+      return this;
+    }
+
+    /**
+     * INSECURE, for development only: accepts any server certificate and any host name, so
+     * anyone on the path can read and change the traffic. Never use it in production.
+     *
+     * @return this builder
+     */
+    public Builder insecureTrustAnyCertificateForDevelopmentOnly() {
+      insecure = true;
+      return this;
+    }
+
+    /**
+     * Builds the client.
+     *
+     * @return the client
+     */
+    public WebSocketClient build() {
+      ClientHandshakeConfig handshake =
+          ClientHandshakeConfig.defaults()
+              .withOrigin(origin)
+              .withSubprotocols(config.subprotocols())
+              .withExtensions(Transports.extensions(config))
+              .withHeaders(headers.build());
+      return new WebSocketClient(Transports.client(config, handshake, tls, insecure));
+    }
+  }
+}

@@ -1,0 +1,254 @@
+package dev.wsjava;
+
+import dev.wsjava.handshake.HttpHeadLimits;
+import dev.wsjava.handshake.ServerHandshakeConfig;
+import dev.wsjava.http.HttpHandler;
+import dev.wsjava.http.Router;
+import dev.wsjava.transport.ConnectionHandler;
+import dev.wsjava.transport.HandshakeInfo;
+import dev.wsjava.transport.ServerTransport;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Function;
+import java.util.function.Predicate;
+import javax.net.ssl.SSLContext;
+
+/**
+ * A WebSocket and HTTP/1.1 server: WebSocket routes by path (a listener, or a blocking handler on
+ * a virtual thread), plain HTTP routes and static files beside them.
+ *
+ * <pre>{@code
+ * WebSocketServer server = WebSocketServer.builder()
+ *     .bind("127.0.0.1", 8080)
+ *     .get("/", req -> HttpResponse.text(200, "hello"))
+ *     .websocket("/echo", new WebSocketListener() {
+ *       public void onText(WebSocket ws, String text) { ws.sendText(text); }
+ *     })
+ *     .start();
+ * }</pre>
+ *
+ * <p>Thread-safe. {@link #close()} shuts down gracefully: every WebSocket gets 1001 and a bounded
+ * time to close.
+ */
+public final class WebSocketServer implements AutoCloseable {
+  /** How long {@link #close()} waits for connections to close after sending 1001. */
+  public static final Duration DEFAULT_SHUTDOWN_GRACE = Duration.ofSeconds(5);
+
+  private final ServerTransport transport;
+
+  private WebSocketServer(ServerTransport transport) {
+    this.transport = transport;
+  }
+
+  /**
+   * Starts building a server.
+   *
+   * @return a builder with default settings, bound to localhost:8080 until told otherwise
+   */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * Returns the port the server listens on.
+   *
+   * @return the bound port
+   */
+  public int port() {
+    return transport.port();
+  }
+
+  /**
+   * Returns the address the server listens on.
+   *
+   * @return the bound address
+   */
+  public InetSocketAddress address() {
+    return transport.localAddress();
+  }
+
+  /**
+   * Returns the number of open connections (WebSocket and HTTP).
+   *
+   * @return the count
+   */
+  public int openConnections() {
+    return transport.openConnections();
+  }
+
+  /**
+   * Stops accepting, sends 1001 to every WebSocket, waits up to {@code grace}, then aborts what
+   * is left.
+   *
+   * @param grace the longest wait
+   * @return true when everything closed in time
+   * @throws InterruptedException when interrupted while waiting
+   */
+  public boolean shutdown(Duration grace) throws InterruptedException {
+    return transport.shutdown(grace);
+  }
+
+  /** Shuts down with {@link #DEFAULT_SHUTDOWN_GRACE}. */
+  @Override
+  public void close() {
+    transport.close();
+  }
+
+  /** Configures and starts a {@link WebSocketServer}. Not thread-safe. */
+  public static final class Builder {
+    private String host = "localhost";
+    private int port = 8080;
+    private WebSocketConfig config = WebSocketConfig.defaults();
+    private SSLContext tls;
+    private Predicate<String> originPolicy = origin -> true;
+    private final Router.Builder<Function<HandshakeInfo, ConnectionHandler>> routes =
+        Router.builder();
+
+    private Builder() {}
+
+    /**
+     * Sets the address to listen on.
+     *
+     * @param host a host name or address, for example {@code 127.0.0.1} or {@code 0.0.0.0}
+     * @param port the port, 0 for any free one
+     * @return this builder
+     */
+    public Builder bind(String host, int port) {
+      this.host = Objects.requireNonNull(host, "host");
+      this.port = port;
+      return this;
+    }
+
+    /**
+     * Sets the configuration (transport, limits, deflate, timeouts, ...).
+     *
+     * @param value the configuration
+     * @return this builder
+     */
+    public Builder config(WebSocketConfig value) {
+      config = Objects.requireNonNull(value, "config");
+      return this;
+    }
+
+    /**
+     * Serves {@code wss://} and {@code https://} with this context (see {@link TlsContexts}).
+     *
+     * @param context the server's TLS context
+     * @return this builder
+     */
+    public Builder tls(SSLContext context) {
+      tls = Objects.requireNonNull(context, "context");
+      return this;
+    }
+
+    /**
+     * Accepts WebSocket upgrades only from origins this predicate allows (403 otherwise). The
+     * predicate gets {@code null} when the request has no {@code Origin} (non-browser clients).
+     *
+     * @param policy the origin check
+     * @return this builder
+     */
+    public Builder originPolicy(Predicate<String> policy) {
+      originPolicy = Objects.requireNonNull(policy, "policy");
+      return this;
+    }
+
+    /**
+     * Accepts WebSocket upgrades only from these exact origins (and from clients sending none).
+     *
+     * @param origins for example {@code https://example.com}
+     * @return this builder
+     */
+    public Builder allowOrigins(String... origins) {
+      List<String> allowed = List.of(origins);
+      return originPolicy(origin -> origin == null || allowed.contains(origin));
+    }
+
+    /**
+     * Adds a WebSocket route whose connections report to {@code listener} (one listener for
+     * every connection of the route; it tells them apart by the {@link WebSocket} argument).
+     *
+     * @param path the exact request path, for example {@code /echo}
+     * @param listener the event callbacks
+     * @return this builder
+     */
+    public Builder websocket(String path, WebSocketListener listener) {
+      Objects.requireNonNull(listener, "listener");
+      routes.websocket(path, info -> new WebSocketImpl(listener, info.target()));
+      return this;
+    }
+
+    /**
+     * Adds a WebSocket route served in blocking style: each connection runs {@code handler} on a
+     * virtual thread of its own.
+     *
+     * @param path the exact request path
+     * @param handler the code that serves one connection
+     * @return this builder
+     */
+    public Builder websocket(String path, WebSocketHandler handler) {
+      Objects.requireNonNull(handler, "handler");
+      routes.websocket(path, info -> BlockingHandlers.start(handler, info.target()));
+      return this;
+    }
+
+    /**
+     * Adds a plain HTTP GET (and HEAD) route.
+     *
+     * @param path the exact request path, for example {@code /}
+     * @param handler answers the request; runs on the connection's I/O thread, so keep it short
+     * @return this builder
+     */
+    public Builder get(String path, HttpHandler handler) {
+      routes.get(path, handler);
+      return this;
+    }
+
+    /**
+     * Adds a plain HTTP route for any method.
+     *
+     * @param method for example {@code POST}
+     * @param path the exact request path
+     * @param handler answers the request
+     * @return this builder
+     */
+    public Builder route(String method, String path, HttpHandler handler) {
+      routes.route(method, path, handler);
+      return this;
+    }
+
+    /**
+     * Serves the files under {@code directory} at {@code urlPrefix} (no listing; {@code
+     * index.html} for a directory; nothing outside the directory).
+     *
+     * @param urlPrefix for example {@code /static}
+     * @param directory the directory to serve
+     * @return this builder
+     */
+    public Builder staticFiles(String urlPrefix, Path directory) {
+      routes.staticFiles(urlPrefix, directory);
+      return this;
+    }
+
+    /**
+     * Binds and starts the server.
+     *
+     * @return the running server
+     * @throws IOException when the address cannot be bound
+     */
+    public WebSocketServer start() throws IOException {
+      ServerHandshakeConfig handshake =
+          ServerHandshakeConfig.defaults()
+              .withOriginPolicy(originPolicy)
+              .withSubprotocolSelector(Transports.subprotocolSelector(config.subprotocols()))
+              .withExtensions(Transports.extensions(config))
+              .withLimits(HttpHeadLimits.defaults());
+      Router<Function<HandshakeInfo, ConnectionHandler>> router = routes.handshake(handshake).build();
+      return new WebSocketServer(Transports.server(config, host, port, tls, router));
+    }
+  }
+}
