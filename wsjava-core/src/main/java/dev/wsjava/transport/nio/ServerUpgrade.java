@@ -41,6 +41,8 @@ final class ServerUpgrade implements Selectable {
   private ByteBuffer held;
 
   private boolean inputEnded;
+  private boolean lingering;
+  private boolean answered;
   private boolean done;
 
   ServerUpgrade(NioServer server, EventLoop loop, SocketChannel channel, UpgradeFront front) {
@@ -87,6 +89,10 @@ final class ServerUpgrade implements Selectable {
   }
 
   private void proceed() throws IOException {
+    if (lingering) {
+      discardUntilEnd();
+      return;
+    }
     if (done || !writeFront()) {
       return;
     }
@@ -95,7 +101,7 @@ final class ServerUpgrade implements Selectable {
       return;
     }
     if (front.shouldClose()) {
-      close();
+      finish();
       return;
     }
     if (held != null) {
@@ -163,7 +169,7 @@ final class ServerUpgrade implements Selectable {
         return true;
       }
       if (front.shouldClose()) {
-        close();
+        finish();
         return true;
       }
       if (!left) {
@@ -172,6 +178,41 @@ final class ServerUpgrade implements Selectable {
       if (round == 1000) {
         throw new IllegalStateException("the front neither reads nor answers");
       }
+    }
+  }
+
+  /**
+   * Closes once the answers are written. After an answer, plain TCP lingers: it sends FIN and reads
+   * (discarding) to the client's FIN, bounded by the close timeout, so unread request bytes cannot
+   * make the kernel reset the connection before the client has read the answer.
+   */
+  private void finish() throws IOException {
+    if (!(io instanceof PlainIo) || inputEnded || !answered) {
+      close();
+      return;
+    }
+    lingering = true;
+    channel.shutdownOutput();
+    capClose();
+    key.interestOps(SelectionKey.OP_READ);
+    discardUntilEnd();
+  }
+
+  private void discardUntilEnd() throws IOException {
+    ByteBuffer buf = loop.pool().acquire(readSize());
+    try {
+      for (int i = 0; i < MAX_READS; i++) {
+        int n = channel.read(buf.clear());
+        if (n < 0) {
+          close();
+          return;
+        }
+        if (n == 0) {
+          return;
+        }
+      }
+    } finally {
+      loop.pool().release(buf);
     }
   }
 
@@ -198,6 +239,7 @@ final class ServerUpgrade implements Selectable {
         Arrays.fill(gather, 0, n, null);
       }
       front.written(wrote);
+      answered |= wrote > 0;
       if (wrote == 0 || io.hasPendingOutput()) {
         break;
       }
@@ -231,7 +273,7 @@ final class ServerUpgrade implements Selectable {
   }
 
   private void timedOut() {
-    if (done) {
+    if (done || lingering) {
       return;
     }
     armedDeadline = Long.MAX_VALUE;
@@ -239,7 +281,7 @@ final class ServerUpgrade implements Selectable {
     front.onTimeout(System.nanoTime());
     try {
       if (writeFront() && front.shouldClose()) {
-        close();
+        finish();
         return;
       }
     } catch (IOException e) {
@@ -278,7 +320,7 @@ final class ServerUpgrade implements Selectable {
     if (handler == null) {
       front.refuse(upgrade, status, refusal);
       if (writeFront()) {
-        close();
+        finish();
       }
       return;
     }

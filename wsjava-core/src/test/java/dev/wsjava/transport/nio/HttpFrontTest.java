@@ -151,6 +151,7 @@ class HttpFrontTest {
       assertThat(readResponse(peer)).startsWith("HTTP/1.1 408 ");
       assertThat(peer.readToEnd()).isZero();
       assertThat(Duration.ofNanos(System.nanoTime() - start).toMillis()).isBetween(200L, 5000L);
+      peer.socket.close();
       await(server);
     }
   }

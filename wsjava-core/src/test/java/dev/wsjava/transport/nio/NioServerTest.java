@@ -650,6 +650,28 @@ class NioServerTest {
     }
   }
 
+  @Test
+  void aClientWhoseServerNeverAnswersFailsAfterTheHandshakeTimeout() throws Exception {
+    ConnectionConfig cc =
+        withTimeouts(Duration.ofMillis(300), Duration.ZERO, Duration.ZERO, Duration.ofSeconds(2));
+    try (ServerSocket listener = new ServerSocket(0, 5, java.net.InetAddress.getLoopbackAddress());
+        NioClient client = client(cc, ClientHandshakeConfig.defaults())) {
+      long start = System.nanoTime();
+      CompletableFuture<Connection> f =
+          client.connect(
+              URI.create("ws://127.0.0.1:" + listener.getLocalPort() + "/"), Events.record());
+      try (Socket s = listener.accept()) {
+        Throwable cause = catchCause(f);
+        assertThat(cause)
+            .isInstanceOf(java.net.SocketTimeoutException.class)
+            .hasMessageContaining("300 ms");
+        assertThat(Duration.ofNanos(System.nanoTime() - start).toMillis()).isBetween(200L, 5000L);
+        assertThat(s.getInputStream().readAllBytes()).asString().startsWith("GET / HTTP/1.1");
+      }
+      await("the client has no connection", () -> client.openConnections() == 0);
+    }
+  }
+
   // ---- refusals ----
 
   @Test
@@ -692,7 +714,51 @@ class NioServerTest {
       peer.send("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
       String head = peer.readHead();
       assertThat(head).startsWith("HTTP/1.1 426 ").contains("Upgrade: websocket");
-      peer.readToEnd();
+      assertThat(peer.readToEnd()).isPositive(); // the body, then the server's FIN
+      peer.socket.close(); // it lingers until the client's
+      awaitNoConnections(server, null);
+    }
+  }
+
+  @Test
+  void anErrorAnswerSurvivesBytesTheClientSentAfterTheRequest() throws Exception {
+    try (NioServer server = echoServer(config());
+        RawPeer peer = RawPeer.client(server.port())) {
+      // A plain GET (426) followed by 2 MB the server never parses. The server half-closes and
+      // drains them (RFC 9112 §9.6) rather than closing with unread bytes, which makes the kernel
+      // send a reset that can drop an answer not yet sent (on loopback Linux sends it first).
+      byte[] junk = new byte[2 << 20];
+      Thread writer =
+          Thread.ofPlatform()
+              .start(
+                  () -> {
+                    try {
+                      peer.send(
+                          "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+                              .getBytes(StandardCharsets.US_ASCII));
+                      peer.send(junk);
+                      peer.socket.shutdownOutput();
+                    } catch (IOException e) {
+                      // the server may stop reading once it has closed: the answer still counts
+                    }
+                  });
+      writer.join(WAIT.toMillis());
+      Thread.sleep(200); // read late, after the server is done
+      assertThat(peer.readHead()).startsWith("HTTP/1.1 426 ");
+      awaitNoConnections(server, null);
+    }
+  }
+
+  @Test
+  void anOversizedUpgradeHeadIsAnswered431AndClosed() throws Exception {
+    try (NioServer server = echoServer(config());
+        RawPeer peer = RawPeer.client(server.port())) {
+      String request = new String(RawPeer.upgradeRequest("/"), StandardCharsets.ISO_8859_1);
+      String big = request.replace("\r\n\r\n", "\r\nX-Filler: " + "f".repeat(9000) + "\r\n\r\n");
+      peer.send(big.getBytes(StandardCharsets.ISO_8859_1));
+      assertThat(peer.readHead()).startsWith("HTTP/1.1 431 ");
+      assertThat(peer.readToEnd()).isPositive(); // the body, then the server's FIN
+      peer.socket.close(); // it lingers until the client's
       awaitNoConnections(server, null);
     }
   }
