@@ -250,7 +250,7 @@ class EndToEndTest {
   @MethodSource("setups")
   void aThousandConcurrentConnectionsEachEchoAndNoneLeak(Setup s) throws Exception {
     URI uri = start(s).resolve("/echo");
-    int n = s.tls() ? 300 : 1000; // TLS handshakes cost CPU on a 2-core machine
+    int n = 1000;
     CountDownLatch echoed = new CountDownLatch(n);
     ConcurrentLinkedQueue<Throwable> errors = new ConcurrentLinkedQueue<>();
     List<CompletableFuture<WebSocket>> opening = new ArrayList<>();
