@@ -244,6 +244,7 @@ public final class Session {
         && chunk.remaining() == parser.payloadLength()) {
       // The whole message is in this one chunk: check it and hand it over without a copy.
       checkDecoded(chunk);
+      checkTextComplete();
       messageFinSignalled = true;
       messageDelivered = true;
       listener.onMessage(messageType, chunk);
@@ -270,10 +271,7 @@ public final class Session {
     if (!messageFinSignalled && messageRsv != 0 && extensions.length > 0) {
       decode(extensions.length - 1, EMPTY, true);
     }
-    if (messageType == Opcode.TEXT && !utf8.isComplete()) {
-      throw new ProtocolException(
-          CloseCode.INVALID_PAYLOAD, "text message ends inside a UTF-8 sequence (RFC 6455 §8.1)");
-    }
+    checkTextComplete();
     if (messageDelivered) {
       return;
     }
@@ -287,6 +285,14 @@ public final class Session {
       }
     }
     assemblyLength = 0;
+  }
+
+  /** At the end of a text message: it must not stop inside a UTF-8 sequence. */
+  private void checkTextComplete() throws ProtocolException {
+    if (messageType == Opcode.TEXT && !utf8.isComplete()) {
+      throw new ProtocolException(
+          CloseCode.INVALID_PAYLOAD, "text message ends inside a UTF-8 sequence (RFC 6455 §8.1)");
+    }
   }
 
   /** Runs inbound data through extension {@code stage} and those before it, then delivers. */

@@ -83,6 +83,20 @@ class SessionTest {
   }
 
   @Test
+  void aTextMessageEndingInsideACodePointIsNeverDelivered() {
+    Session s = client();
+    // Whole in one read (the zero-copy path) and in two reads (the assembling path).
+    s.receive(new Wire(Role.CLIENT).frame(0x81, new byte[] {'a', (byte) 0xE2, (byte) 0x82}).buffer(), events);
+    assertThat(events.events).containsExactly("failure:1007");
+    Recorder other = new Recorder();
+    Session t = client();
+    byte[] frame = new Wire(Role.CLIENT).frame(0x81, new byte[] {'a', (byte) 0xE2, (byte) 0x82}).bytes();
+    t.receive(ByteBuffer.wrap(frame, 0, 3), other);
+    t.receive(ByteBuffer.wrap(frame, 3, frame.length - 3), other);
+    assertThat(other.events).containsExactly("failure:1007");
+  }
+
+  @Test
   void streamingReportsPiecesAsTheyArrive() {
     Session s = new Session(Role.CLIENT, SessionConfig.DEFAULTS.withStreamMessages(true), List.of());
     s.receive(new Wire(Role.CLIENT).frame(0x01, "Hel").buffer(), events);
