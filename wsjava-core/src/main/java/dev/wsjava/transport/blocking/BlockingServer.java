@@ -11,6 +11,7 @@ import dev.wsjava.protocol.Role;
 import dev.wsjava.transport.ConnectionConfig;
 import dev.wsjava.transport.ConnectionHandler;
 import dev.wsjava.transport.HandshakeInfo;
+import dev.wsjava.transport.ServerBuilder;
 import dev.wsjava.transport.ServerTransport;
 import java.io.IOException;
 import java.io.InputStream;
@@ -77,21 +78,16 @@ public final class BlockingServer implements ServerTransport {
   private final Set<BlockingConnection> connections = ConcurrentHashMap.newKeySet();
   private volatile boolean stopping;
 
-  private BlockingServer(Builder b) throws IOException {
-    if ((b.handlers == null) == (b.router == null)) {
-      throw new IllegalStateException("set either handlers or a router, not both or neither");
-    }
-    this.handshakeConfig = b.handshakeConfig;
-    this.connectionConfig = b.connectionConfig;
-    this.tls = b.tls;
-    this.handlers = b.handlers;
-    this.router = b.router;
-    this.httpLimits = b.httpLimits;
+  private BlockingServer(ServerBuilder.Options o) throws IOException {
+    this.handshakeConfig = o.handshakeConfig();
+    this.connectionConfig = o.connectionConfig();
+    this.tls = o.tls();
+    this.handlers = o.handlers();
+    this.router = o.router();
+    this.httpLimits = o.httpLimits();
     this.listener = new ServerSocket();
     listener.setReuseAddress(true);
-    listener.bind(
-        b.host == null ? new InetSocketAddress(b.port) : new InetSocketAddress(b.host, b.port),
-        b.backlog);
+    listener.bind(o.address(), o.backlog());
     this.acceptor = Thread.ofVirtual().name("wsjava-accept-" + port()).start(this::acceptLoop);
   }
 
@@ -365,109 +361,11 @@ public final class BlockingServer implements ServerTransport {
   }
 
   /** Configures and starts a {@link BlockingServer}. Not thread-safe. */
-  public static final class Builder {
-    private String host;
-    private int port;
-    private int backlog = 1024;
-    private ServerHandshakeConfig handshakeConfig = ServerHandshakeConfig.defaults();
-    private ConnectionConfig connectionConfig = ConnectionConfig.DEFAULTS;
-    private SSLContext tls;
-    private Function<HandshakeInfo, ConnectionHandler> handlers;
-    private Router<Function<HandshakeInfo, ConnectionHandler>> router;
-    private HttpLimits httpLimits = HttpLimits.defaults();
-
+  public static final class Builder extends ServerBuilder<Builder> {
     private Builder() {}
 
-    /**
-     * Sets the address to listen on.
-     *
-     * @param host a host name or IP literal, or null for all interfaces (the default)
-     * @param port 0 to 65535; 0 (the default) lets the system pick one, see {@link #port()}
-     * @return this builder
-     */
-    public Builder bind(String host, int port) {
-      if (port < 0 || port > 65535) {
-        throw new IllegalArgumentException("port must be 0 to 65535: " + port);
-      }
-      this.host = host;
-      this.port = port;
-      return this;
-    }
-
-    /**
-     * Sets how many connections may wait to be accepted.
-     *
-     * @param value at least 1; 1024 by default, so bursts of connects are not refused
-     * @return this builder
-     */
-    public Builder backlog(int value) {
-      if (value < 1) {
-        throw new IllegalArgumentException("backlog must be positive: " + value);
-      }
-      this.backlog = value;
-      return this;
-    }
-
-    /**
-     * Sets how upgrade requests are answered when serving {@link #handlers}: origins,
-     * subprotocols, extensions, head limits. (A {@link Router} carries its own.)
-     *
-     * @param value the handshake configuration
-     * @return this builder
-     */
-    public Builder handshakeConfig(ServerHandshakeConfig value) {
-      this.handshakeConfig = Objects.requireNonNull(value, "handshakeConfig");
-      return this;
-    }
-
-    /**
-     * Sets the limits and timeouts of each WebSocket connection; its handshake timeout bounds the
-     * TLS handshake, and with {@link #handlers} the upgrade request too.
-     *
-     * @param value the connection configuration
-     * @return this builder
-     */
-    public Builder connectionConfig(ConnectionConfig value) {
-      this.connectionConfig = Objects.requireNonNull(value, "connectionConfig");
-      return this;
-    }
-
-    /**
-     * Serves {@code wss}: every connection starts with a TLS handshake (TLS 1.3 or 1.2).
-     *
-     * @param context holds the server's key and certificate; null for plain {@code ws}
-     * @return this builder
-     */
-    public Builder tls(SSLContext context) {
-      this.tls = context;
-      return this;
-    }
-
-    /**
-     * Serves WebSocket on every path. The factory runs on the connection's thread once its
-     * upgrade is accepted, before the 101 is sent; it may return null to answer 404 instead, and
-     * an exception is answered 500.
-     *
-     * @param factory given the handshake, returns the connection's handler
-     * @return this builder
-     */
-    public Builder handlers(Function<HandshakeInfo, ConnectionHandler> factory) {
-      this.handlers = Objects.requireNonNull(factory, "factory");
-      return this;
-    }
-
-    /**
-     * Serves a router: plain HTTP routes, and WebSocket routes whose data is the handler factory
-     * (called as with {@link #handlers}).
-     *
-     * @param value the routes
-     * @param limits limits and timeouts of the HTTP connections
-     * @return this builder
-     */
-    public Builder router(
-        Router<Function<HandshakeInfo, ConnectionHandler>> value, HttpLimits limits) {
-      this.router = Objects.requireNonNull(value, "router");
-      this.httpLimits = Objects.requireNonNull(limits, "limits");
+    @Override
+    protected Builder self() {
       return this;
     }
 
@@ -479,7 +377,7 @@ public final class BlockingServer implements ServerTransport {
      * @throws IllegalStateException unless exactly one of handlers and router was set
      */
     public BlockingServer start() throws IOException {
-      return new BlockingServer(this);
+      return new BlockingServer(options());
     }
   }
 }

@@ -7,6 +7,7 @@ import dev.wsjava.protocol.CloseCode;
 import dev.wsjava.transport.ConnectionConfig;
 import dev.wsjava.transport.ConnectionHandler;
 import dev.wsjava.transport.HandshakeInfo;
+import dev.wsjava.transport.ServerBuilder;
 import dev.wsjava.transport.ServerTransport;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -69,22 +70,21 @@ public final class NioServer implements ServerTransport {
   private SelectionKey acceptKey;
 
   private NioServer(Builder b) throws IOException {
+    ServerBuilder.Options o = b.options();
     this.ownGroup = b.group == null;
     this.group =
         !ownGroup ? b.group : b.eventLoops > 0 ? new EventLoopGroup(b.eventLoops) : new EventLoopGroup();
-    this.connectionConfig = b.connectionConfig;
-    this.handshakeConfig = b.handshakeConfig;
-    this.tls = b.tls;
-    this.handlers = b.handlers;
-    this.router = b.router;
-    this.httpLimits = b.httpLimits;
+    this.connectionConfig = o.connectionConfig();
+    this.handshakeConfig = o.handshakeConfig();
+    this.tls = o.tls();
+    this.handlers = o.handlers();
+    this.router = o.router();
+    this.httpLimits = o.httpLimits();
     this.acceptLoop = group.next();
     ServerSocketChannel ch = ServerSocketChannel.open();
     try {
       ch.setOption(StandardSocketOptions.SO_REUSEADDR, true);
-      ch.bind(
-          b.host == null ? new InetSocketAddress(b.port) : new InetSocketAddress(b.host, b.port),
-          b.backlog);
+      ch.bind(o.address(), o.backlog());
       ch.configureBlocking(false);
       this.address = (InetSocketAddress) ch.getLocalAddress();
       this.serverChannel = ch;
@@ -335,45 +335,14 @@ public final class NioServer implements ServerTransport {
   /**
    * Configures and starts a {@link NioServer}. Not thread-safe; each setter returns the builder.
    */
-  public static final class Builder {
-    private String host;
-    private int port;
-    private int backlog = 1024;
+  public static final class Builder extends ServerBuilder<Builder> {
     private int eventLoops;
     private EventLoopGroup group;
-    private ConnectionConfig connectionConfig = ConnectionConfig.DEFAULTS;
-    private ServerHandshakeConfig handshakeConfig = ServerHandshakeConfig.defaults();
-    private SSLContext tls;
-    private Function<HandshakeInfo, ConnectionHandler> handlers;
-    private Router<Function<HandshakeInfo, ConnectionHandler>> router;
-    private HttpLimits httpLimits;
 
     private Builder() {}
 
-    /**
-     * Sets the address to bind.
-     *
-     * @param host a host name or IP literal, or null for the wildcard address
-     * @param port 0 to 65535; 0 picks a free port (see {@link NioServer#port()})
-     * @return this builder
-     */
-    public Builder bind(String host, int port) {
-      if (port < 0 || port > 65535) {
-        throw new IllegalArgumentException("port must be 0 to 65535: " + port);
-      }
-      this.host = host;
-      this.port = port;
-      return this;
-    }
-
-    /**
-     * Sets the listen backlog.
-     *
-     * @param value pending connections the kernel queues; default 1024
-     * @return this builder
-     */
-    public Builder backlog(int value) {
-      this.backlog = value;
+    @Override
+    protected Builder self() {
       return this;
     }
 
@@ -403,69 +372,6 @@ public final class NioServer implements ServerTransport {
     }
 
     /**
-     * Sets the limits, timeouts and buffer sizes of every connection.
-     *
-     * @param value the configuration
-     * @return this builder
-     */
-    public Builder connectionConfig(ConnectionConfig value) {
-      this.connectionConfig = Objects.requireNonNull(value, "connectionConfig");
-      return this;
-    }
-
-    /**
-     * Sets how upgrade requests are checked and negotiated (origins, subprotocols, extensions).
-     *
-     * @param value the configuration
-     * @return this builder
-     */
-    public Builder handshakeConfig(ServerHandshakeConfig value) {
-      this.handshakeConfig = Objects.requireNonNull(value, "handshakeConfig");
-      return this;
-    }
-
-    /**
-     * Serves wss: every connection starts with a TLS handshake (TLS 1.3 or 1.2).
-     *
-     * @param context holds the server's key and certificate chain; null for plain ws
-     * @return this builder
-     */
-    public Builder tls(SSLContext context) {
-      this.tls = context;
-      return this;
-    }
-
-    /**
-     * Sets the factory that picks each connection's handler once its upgrade is accepted. It runs
-     * on the connection's loop thread; returning null refuses the upgrade with 404, throwing
-     * refuses it with 500.
-     *
-     * @param value the factory
-     * @return this builder
-     */
-    public Builder handlers(Function<HandshakeInfo, ConnectionHandler> value) {
-      this.handlers = Objects.requireNonNull(value, "handlers");
-      return this;
-    }
-
-    /**
-     * Serves a router instead of WebSocket alone: plain HTTP routes and static files over
-     * keep-alive connections, and WebSocket routes whose data is their handler factory (each
-     * route's handshake configuration applies, not {@link #handshakeConfig}). Within the limits'
-     * request timeout from the accept, the TLS handshake and the first request must be done.
-     *
-     * @param value the routes
-     * @param limits body size, timeouts and queue bounds of the HTTP side
-     * @return this builder
-     */
-    public Builder router(
-        Router<Function<HandshakeInfo, ConnectionHandler>> value, HttpLimits limits) {
-      this.router = Objects.requireNonNull(value, "router");
-      this.httpLimits = Objects.requireNonNull(limits, "limits");
-      return this;
-    }
-
-    /**
      * Binds and starts accepting.
      *
      * @return the running server
@@ -473,10 +379,6 @@ public final class NioServer implements ServerTransport {
      * @throws IllegalStateException unless exactly one of handlers and router was set
      */
     public NioServer start() throws IOException {
-      if ((handlers == null) == (router == null)) {
-        throw new IllegalStateException(
-            "set either a handler factory with handlers(...) or a router with router(...)");
-      }
       return new NioServer(this);
     }
   }

@@ -1,0 +1,167 @@
+package dev.wsjava.transport;
+
+import dev.wsjava.handshake.ServerHandshakeConfig;
+import dev.wsjava.http.HttpLimits;
+import dev.wsjava.http.Router;
+import java.net.InetSocketAddress;
+import java.util.Objects;
+import java.util.function.Function;
+import javax.net.ssl.SSLContext;
+
+/**
+ * What every server transport's builder sets: the address, TLS, the connection and handshake
+ * configuration, and what to serve (a handler factory for every path, or a router). Transports
+ * add their own settings and {@code start()}. Not thread-safe.
+ *
+ * @param <B> the concrete builder, returned by every setter
+ */
+public abstract class ServerBuilder<B extends ServerBuilder<B>> {
+  private String host;
+  private int port;
+  private int backlog = 1024;
+  private ServerHandshakeConfig handshakeConfig = ServerHandshakeConfig.defaults();
+  private ConnectionConfig connectionConfig = ConnectionConfig.DEFAULTS;
+  private SSLContext tls;
+  private Function<HandshakeInfo, ConnectionHandler> handlers;
+  private Router<Function<HandshakeInfo, ConnectionHandler>> router;
+  private HttpLimits httpLimits = HttpLimits.defaults();
+
+  /** For subclasses. */
+  protected ServerBuilder() {}
+
+  /**
+   * Returns this builder as its concrete type.
+   *
+   * @return this
+   */
+  protected abstract B self();
+
+  /**
+   * Sets the address to listen on.
+   *
+   * @param host a host name or IP literal, or null for all interfaces (the default)
+   * @param port 0 to 65535; 0 (the default) lets the system pick one
+   * @return this builder
+   */
+  public B bind(String host, int port) {
+    if (port < 0 || port > 65535) {
+      throw new IllegalArgumentException("port must be 0 to 65535: " + port);
+    }
+    this.host = host;
+    this.port = port;
+    return self();
+  }
+
+  /**
+   * Sets how many connections may wait to be accepted.
+   *
+   * @param value at least 1; 1024 by default, so bursts of connects are not refused
+   * @return this builder
+   */
+  public B backlog(int value) {
+    if (value < 1) {
+      throw new IllegalArgumentException("backlog must be positive: " + value);
+    }
+    this.backlog = value;
+    return self();
+  }
+
+  /**
+   * Sets how upgrade requests are answered when serving {@link #handlers}: origins, subprotocols,
+   * extensions, head limits. (A {@link Router} carries its own.)
+   *
+   * @param value the handshake configuration
+   * @return this builder
+   */
+  public B handshakeConfig(ServerHandshakeConfig value) {
+    this.handshakeConfig = Objects.requireNonNull(value, "handshakeConfig");
+    return self();
+  }
+
+  /**
+   * Sets the limits, timeouts and buffer sizes of every connection; its handshake timeout bounds
+   * the TLS handshake, and with {@link #handlers} the upgrade request too.
+   *
+   * @param value the connection configuration
+   * @return this builder
+   */
+  public B connectionConfig(ConnectionConfig value) {
+    this.connectionConfig = Objects.requireNonNull(value, "connectionConfig");
+    return self();
+  }
+
+  /**
+   * Serves {@code wss}: every connection starts with a TLS handshake (TLS 1.3 or 1.2).
+   *
+   * @param context holds the server's key and certificate; null for plain {@code ws}
+   * @return this builder
+   */
+  public B tls(SSLContext context) {
+    this.tls = context;
+    return self();
+  }
+
+  /**
+   * Serves WebSocket on every path. The factory runs once a connection's upgrade is accepted,
+   * before the 101 is sent; it may return null to answer 404 instead, and an exception is
+   * answered 500.
+   *
+   * @param factory given the handshake, returns the connection's handler
+   * @return this builder
+   */
+  public B handlers(Function<HandshakeInfo, ConnectionHandler> factory) {
+    this.handlers = Objects.requireNonNull(factory, "factory");
+    return self();
+  }
+
+  /**
+   * Serves a router: plain HTTP routes, and WebSocket routes whose data is the handler factory
+   * (called as with {@link #handlers}).
+   *
+   * @param value the routes
+   * @param limits limits and timeouts of the HTTP connections
+   * @return this builder
+   */
+  public B router(Router<Function<HandshakeInfo, ConnectionHandler>> value, HttpLimits limits) {
+    this.router = Objects.requireNonNull(value, "router");
+    this.httpLimits = Objects.requireNonNull(limits, "limits");
+    return self();
+  }
+
+  /**
+   * Returns what was set, checked: exactly one of handlers and router.
+   *
+   * @return the options
+   * @throws IllegalStateException unless exactly one of handlers and router was set
+   */
+  public Options options() {
+    if ((handlers == null) == (router == null)) {
+      throw new IllegalStateException("set exactly one of handlers(...) and router(...)");
+    }
+    return new Options(
+        host == null ? new InetSocketAddress(port) : new InetSocketAddress(host, port),
+        backlog, handshakeConfig, connectionConfig, tls, handlers, router, httpLimits);
+  }
+
+  /**
+   * A server's settings, as its builder collected them.
+   *
+   * @param address where to listen
+   * @param backlog the accept backlog
+   * @param handshakeConfig how upgrades are answered with {@code handlers}
+   * @param connectionConfig each connection's limits and timeouts
+   * @param tls the TLS context, or null
+   * @param handlers the handler factory for every path, or null with a router
+   * @param router the routes, or null with handlers
+   * @param httpLimits the HTTP front's limits
+   */
+  public record Options(
+      InetSocketAddress address,
+      int backlog,
+      ServerHandshakeConfig handshakeConfig,
+      ConnectionConfig connectionConfig,
+      SSLContext tls,
+      Function<HandshakeInfo, ConnectionHandler> handlers,
+      Router<Function<HandshakeInfo, ConnectionHandler>> router,
+      HttpLimits httpLimits) {}
+}
