@@ -5,6 +5,7 @@ import dev.wsjava.handshake.HttpHeadException;
 import dev.wsjava.handshake.HttpHeadParser;
 import dev.wsjava.handshake.HttpStatus;
 import dev.wsjava.handshake.ServerHandshake;
+import dev.wsjava.session.OutboundQueue;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
@@ -57,7 +58,7 @@ public final class HttpConnection<T> {
   private final Router<T> router;
   private final HttpLimits limits;
   private final HttpHeadParser<HttpHead.Request> parser;
-  private final ResponseQueue outbound = new ResponseQueue();
+  private final OutboundQueue outbound = new OutboundQueue();
 
   private State state = State.HEAD;
   private int requestCount;
@@ -433,7 +434,7 @@ public final class HttpConnection<T> {
    * @return the running total of queued bytes
    */
   public long outboundTotal() {
-    return outbound.queuedTotal();
+    return outbound.enqueuedTotal();
   }
 
   /**

@@ -6,15 +6,16 @@ import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 
 /**
- * Encoded frames waiting to be written, in order. Small frames are packed into shared chunks so a
+ * Bytes waiting to be written, in order: encoded frames (for a {@link Session}) or whole buffers
+ * (for the HTTP front). Small frames are packed into shared chunks so a
  * burst of them goes out in few buffers; a large frame gets a buffer of its own. Each frame is
  * encoded in one pass straight into its place in the queue. Every buffer's bytes to write are
  * between its position and its limit; a writer advances positions and then calls {@link
  * #written(long)}.
  *
- * <p>Not thread-safe: owned by one {@link Session}.
+ * <p>Not thread-safe: owned by one connection.
  */
-final class OutboundQueue {
+public final class OutboundQueue {
   /** Frames up to this size share chunks. */
   static final int SMALL_FRAME = 1024;
   /** The size of a shared chunk. */
@@ -25,6 +26,24 @@ final class OutboundQueue {
   private ByteBuffer spare; // a drained chunk kept for reuse, so steady traffic allocates nothing
   private long queuedBytes;
   private long enqueuedTotal;
+
+  /** Creates an empty queue. */
+  public OutboundQueue() {}
+
+  /**
+   * Queues a buffer as it is (it must not change until written). Empty buffers are skipped.
+   *
+   * @param b bytes from position to limit
+   */
+  public void add(ByteBuffer b) {
+    int n = b.remaining();
+    if (n > 0) {
+      buffers.addLast(b);
+      tail = null; // later frames go after this buffer, never into an earlier chunk
+      queuedBytes += n;
+      enqueuedTotal += n;
+    }
+  }
 
   /** Encodes a frame onto the end of the queue. */
   void frame(boolean fin, int rsv, Opcode opcode, ByteBuffer payload, boolean masked, int maskKey) {
@@ -51,19 +70,41 @@ final class OutboundQueue {
     enqueuedTotal += size;
   }
 
-  boolean isEmpty() {
+  /**
+   * Returns whether nothing waits.
+   *
+   * @return true when empty
+   */
+  public boolean isEmpty() {
     return buffers.isEmpty();
   }
 
-  long queuedBytes() {
+  /**
+   * Returns the bytes waiting.
+   *
+   * @return queued bytes not yet reported written
+   */
+  public long queuedBytes() {
     return queuedBytes;
   }
 
-  long enqueuedTotal() {
+  /**
+   * Returns every byte ever queued.
+   *
+   * @return the running total
+   */
+  public long enqueuedTotal() {
     return enqueuedTotal;
   }
 
-  int gather(ByteBuffer[] dst, int offset) {
+  /**
+   * Puts the queued buffers, oldest first, into {@code dst}.
+   *
+   * @param dst where to put them
+   * @param offset the first index to fill
+   * @return how many were put
+   */
+  public int gather(ByteBuffer[] dst, int offset) {
     int i = offset;
     for (ByteBuffer b : buffers) {
       if (i == dst.length) {
@@ -74,8 +115,12 @@ final class OutboundQueue {
     return i - offset;
   }
 
-  /** Accounts for bytes a writer wrote and drops the buffers it drained. */
-  void written(long bytes) {
+  /**
+   * Accounts for bytes a writer wrote and drops the buffers it drained.
+   *
+   * @param bytes how many were written
+   */
+  public void written(long bytes) {
     queuedBytes -= bytes;
     ByteBuffer head;
     while ((head = buffers.peekFirst()) != null && !head.hasRemaining()) {
@@ -88,7 +133,7 @@ final class OutboundQueue {
   }
 
   /** Drops the spare chunk, so an idle connection holds no buffer. */
-  void trim() {
+  public void trim() {
     spare = null;
   }
 }
