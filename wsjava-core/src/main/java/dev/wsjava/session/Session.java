@@ -24,7 +24,8 @@ import java.util.List;
  *
  * <p>It owns the closing handshake (§7): {@link State#OPEN}, then {@link State#CLOSE_SENT} when
  * this end closed first, then {@link State#CLOSED} once both close frames have passed, the peer
- * failed the protocol, or the stream ended. It answers pings, enforces {@link SessionConfig#limits()},
+ * failed the protocol, or the stream ended. It answers pings (while its queue is backed up, with a
+ * pong for only the newest one, as §5.5.3 allows), enforces {@link SessionConfig#limits()},
  * checks UTF-8 as text arrives (failing at the first bad byte), and runs the negotiated extensions.
  *
  * <p>A peer's protocol violation is not thrown: the session queues a close frame with the RFC's
@@ -51,6 +52,12 @@ public final class Session {
   private static final int KEEP_ASSEMBLY = 16 * 1024;
   /** The largest array the JVM reliably allocates. */
   private static final long MAX_ARRAY = Integer.MAX_VALUE - 8;
+  /**
+   * Queued bytes past which, while an auto-pong is still unwritten, a newer ping's pong replaces
+   * the one waiting instead of joining the queue (RFC 6455 §5.5.3): a peer that floods pings and
+   * never reads cannot make this end queue unbounded pongs.
+   */
+  static final int PONG_BACKLOG = 16 * 1024;
 
   private final Role role;
   private final SessionConfig config;
@@ -77,6 +84,12 @@ public final class Session {
   private boolean messageDelivered;
   private byte[] assembly = new byte[0];
   private int assemblyLength;
+
+  // Auto-pongs: the end (in outbound.enqueuedTotal() terms) of the last one queued, and the payload
+  // of the newest ping whose pong waits for that one to be written (-1: none waits).
+  private long pongEnd;
+  private final byte[] nextPong = new byte[125];
+  private int nextPongLength = -1;
 
   // The inbound control frame being read (at most 125 bytes).
   private final byte[] control = new byte[125];
@@ -346,7 +359,13 @@ public final class Session {
     switch (op) {
       case PING -> {
         if (config.autoPong() && state == State.OPEN) {
-          outbound.frame(true, 0, Opcode.PONG, payload.duplicate(), masks(), nextMaskKey());
+          if (pongBackedUp()) {
+            nextPongLength = payload.remaining(); // answered once the queued pong is written
+            payload.duplicate().get(nextPong, 0, nextPongLength);
+          } else {
+            nextPongLength = -1; // this newer pong supersedes one waiting
+            queuePong(payload.duplicate());
+          }
         }
         listener.onPing(payload);
       }
@@ -539,6 +558,17 @@ public final class Session {
     state = State.CLOSE_SENT;
   }
 
+  /** Whether an auto-pong is still unwritten and the queue is long: then pongs coalesce. */
+  private boolean pongBackedUp() {
+    long writtenTotal = outbound.enqueuedTotal() - outbound.queuedBytes();
+    return writtenTotal < pongEnd && outbound.queuedBytes() > PONG_BACKLOG;
+  }
+
+  private void queuePong(ByteBuffer payload) {
+    outbound.frame(true, 0, Opcode.PONG, payload, masks(), nextMaskKey());
+    pongEnd = outbound.enqueuedTotal();
+  }
+
   private void queueClose(ByteBuffer payload) {
     outbound.frame(true, 0, Opcode.CLOSE, payload, masks(), nextMaskKey());
   }
@@ -610,12 +640,19 @@ public final class Session {
   }
 
   /**
-   * Reports bytes written from the gathered buffers; drained buffers leave the queue.
+   * Reports bytes written from the gathered buffers; drained buffers leave the queue. Once the
+   * queue drains, a pong held back by {@link #PONG_BACKLOG} joins it: check for outbound after.
    *
    * @param bytes how many bytes the write took
    */
   public void written(long bytes) {
     outbound.written(bytes);
+    if (nextPongLength >= 0 && (state != State.OPEN || !pongBackedUp())) {
+      if (state == State.OPEN) {
+        queuePong(ByteBuffer.wrap(nextPong, 0, nextPongLength));
+      }
+      nextPongLength = -1;
+    }
   }
 
   /** Drops buffers kept for reuse; a transport calls this when the connection goes idle. */
