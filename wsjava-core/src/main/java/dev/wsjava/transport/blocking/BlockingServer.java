@@ -75,6 +75,7 @@ public final class BlockingServer implements ServerTransport {
   private final Thread acceptor;
   private final Thread.Builder connectionThreads = Thread.ofVirtual().name("wsjava-conn-", 1);
   private final Set<Socket> handshaking = ConcurrentHashMap.newKeySet();
+  private final Set<Socket> upgradedSockets = ConcurrentHashMap.newKeySet(); // 101 sent, not yet counted
   private final Set<BlockingConnection> connections = ConcurrentHashMap.newKeySet();
   private volatile boolean stopping;
 
@@ -136,11 +137,20 @@ public final class BlockingServer implements ServerTransport {
     stopping = true;
     closeQuietly(listener);
     acceptor.join(grace);
+    // Cut off handshakes still under way; one whose 101 already went out is an open connection to
+    // the client, so wait (within the grace) for it to be counted and close it with 1001 below.
+    long deadline = System.nanoTime() + grace.toNanos();
     handshaking.removeIf(
         s -> {
+          if (upgradedSockets.contains(s)) {
+            return false;
+          }
           closeQuietly(s);
           return true;
         });
+    while (!handshaking.isEmpty() && System.nanoTime() < deadline) {
+      Thread.sleep(1);
+    }
     List<BlockingConnection> open = List.copyOf(connections);
     CompletableFuture<?>[] closed = new CompletableFuture<?>[open.size()];
     for (int i = 0; i < closed.length; i++) {
@@ -254,6 +264,7 @@ public final class BlockingServer implements ServerTransport {
         closeQuietly(raw);
       }
       handshaking.remove(raw);
+      upgradedSockets.remove(raw);
     }
   }
 
@@ -308,6 +319,7 @@ public final class BlockingServer implements ServerTransport {
         write(out, ServerHandshake.reject(HttpStatus.NOT_FOUND, "no handler").response());
         return;
       }
+      upgradedSockets.add(raw); // the client now sees it open: shutdown closes it with 1001
       write(out, upgrade.response());
       connection =
           new BlockingConnection(
@@ -321,6 +333,7 @@ public final class BlockingServer implements ServerTransport {
               connections::remove);
     } finally {
       if (connection == null) {
+        upgradedSockets.remove(raw);
         extensions.forEach(Extension::close);
         closeQuietly(raw);
       }
@@ -332,6 +345,7 @@ public final class BlockingServer implements ServerTransport {
     // Counted as open only once onOpen ran, so that shutdown never closes it unreported.
     connections.add(c);
     handshaking.remove(raw);
+    upgradedSockets.remove(raw);
     if (c.socketClosing()) {
       connections.remove(c); // closed by its own onOpen, before it was counted
     }
