@@ -30,7 +30,11 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
   private final String path;
   private final LinkedBlockingQueue<Object> inbox;
   private volatile Connection connection;
-  private volatile boolean readPaused;
+  // Whether reading is paused for a full inbox. The check and the pause (or resume) happen under
+  // one monitor: otherwise a resume could slip in before the pause it should undo, and the
+  // connection would stay paused for good.
+  private final Object flow = new Object();
+  private boolean readPaused;
   private volatile WebSocketClosedException closedWith;
   private Opcode fragmenting; // the type of a message being sent in fragments, under sendLock
   private char heldHighSurrogate; // the last char of a text part, sent with the next, under sendLock
@@ -85,9 +89,11 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
             ? new Message.Text(utf8(payload))
             : new Message.Binary(ByteBuffer.allocate(payload.remaining()).put(payload).flip());
     inbox.add(m);
-    if (inbox.size() >= INBOX_HIGH && !readPaused) {
-      readPaused = true;
-      c.pauseReading(true);
+    synchronized (flow) {
+      if (!readPaused && inbox.size() >= INBOX_HIGH) {
+        readPaused = true;
+        c.pauseReading(true);
+      }
     }
   }
 
@@ -243,9 +249,11 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
       inbox.add(closed); // every later receive() sees the close too
       throw closed.cause();
     }
-    if (readPaused && inbox.size() <= INBOX_LOW) {
-      readPaused = false;
-      conn().pauseReading(false);
+    synchronized (flow) {
+      if (readPaused && inbox.size() <= INBOX_LOW) {
+        readPaused = false;
+        conn().pauseReading(false);
+      }
     }
     return (Message) o;
   }
