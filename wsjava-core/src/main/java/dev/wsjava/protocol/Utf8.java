@@ -22,6 +22,10 @@ public final class Utf8 {
    * @throws IllegalArgumentException when the text holds an unpaired surrogate, naming its index
    */
   public static ByteBuffer encode(CharSequence text) {
+    if (text instanceof String s && !hasSurrogate(s)) {
+      // The common case: no surrogate, so nothing can be malformed; String.getBytes is intrinsic.
+      return ByteBuffer.wrap(s.getBytes(StandardCharsets.UTF_8));
+    }
     CharsetEncoder encoder =
         StandardCharsets.UTF_8
             .newEncoder()
@@ -36,5 +40,14 @@ public final class Utf8 {
               + "; it cannot be sent as UTF-8 (RFC 6455 §5.6)",
           e);
     }
+  }
+
+  private static boolean hasSurrogate(String s) {
+    for (int i = 0, n = s.length(); i < n; i++) {
+      if (Character.isSurrogate(s.charAt(i))) {
+        return true;
+      }
+    }
+    return false;
   }
 }

@@ -18,4 +18,11 @@ class Utf8Test {
         .hasMessageContaining("unpaired UTF-16 surrogate");
     assertThatThrownBy(() -> Utf8.encode("\uDE00 ok")).isInstanceOf(IllegalArgumentException.class);
   }
+
+  @Test
+  void textWithoutSurrogatesEncodesLikeTheJdk() {
+    String text = "plain ascii, é, €, 世界";
+    assertThat(Utf8.encode(text)).isEqualTo(java.nio.ByteBuffer.wrap(text.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+    assertThat(Utf8.encode(new StringBuilder(text))).isEqualTo(Utf8.encode(text));
+  }
 }
