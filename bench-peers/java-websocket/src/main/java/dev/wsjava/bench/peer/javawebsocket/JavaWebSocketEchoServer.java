@@ -36,6 +36,7 @@ public final class JavaWebSocketEchoServer extends WebSocketServer {
     server.setReuseAddr(true);
     server.setTcpNoDelay(true);
     server.setConnectionLostTimeout(0); // no pings: idle connections stay idle
+    server.setMaxPendingConnections(4096); // the accept backlog, as every peer's
     server.start();
   }
 
