@@ -80,27 +80,18 @@ final class ServerProcess implements AutoCloseable {
    */
   String await(Duration timeout, String... prefixes) throws IOException {
     long end = System.nanoTime() + timeout.toNanos();
-    try {
-      while (true) {
-        long left = end - System.nanoTime();
-        String line = left > 0 ? lines.poll(left, TimeUnit.NANOSECONDS) : null;
-        if (line == null) {
-          throw new IOException("no " + String.join("/", prefixes) + " line within " + timeout.toSeconds()
-              + " s" + tail());
-        }
-        if (line.equals(EOF)) {
-          lines.add(EOF);
-          throw new IOException("the process ended" + exitText() + tail());
-        }
-        for (String p : prefixes) {
-          if (line.startsWith(p)) {
-            return line;
-          }
-        }
+    while (true) {
+      String line = next(end);
+      if (line == null) {
+        throw new IOException("no " + String.join("/", prefixes) + " line within "
+            + timeout.toSeconds() + " s" + tail());
       }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IOException("interrupted", e);
+      if (line.equals(EOF)) {
+        throw new IOException("the process ended" + exitText() + tail());
+      }
+      if (matches(line, prefixes)) {
+        return line;
+      }
     }
   }
 
@@ -115,29 +106,43 @@ final class ServerProcess implements AutoCloseable {
   List<String> linesUntilExit(Duration timeout, String... prefixes) throws IOException {
     List<String> kept = new java.util.ArrayList<>();
     long end = System.nanoTime() + timeout.toNanos();
-    try {
-      while (true) {
-        long left = end - System.nanoTime();
-        String line = left > 0 ? lines.poll(left, TimeUnit.NANOSECONDS) : null;
-        if (line == null) {
-          close();
-          throw new IOException("still running after " + timeout.toSeconds() + " s, stopped" + tail());
-        }
-        if (line.equals(EOF)) {
-          lines.add(EOF);
-          return kept;
-        }
-        for (String p : prefixes) {
-          if (line.startsWith(p)) {
-            kept.add(line);
-            break;
-          }
-        }
+    while (true) {
+      String line = next(end);
+      if (line == null) {
+        close();
+        throw new IOException("still running after " + timeout.toSeconds() + " s, stopped" + tail());
       }
+      if (line.equals(EOF)) {
+        return kept;
+      }
+      if (matches(line, prefixes)) {
+        kept.add(line);
+      }
+    }
+  }
+
+  /** The next output line, {@link #EOF} (kept for later calls) once it ended, null at the deadline. */
+  private String next(long deadline) throws IOException {
+    try {
+      long left = deadline - System.nanoTime();
+      String line = left > 0 ? lines.poll(left, TimeUnit.NANOSECONDS) : null;
+      if (EOF.equals(line)) {
+        lines.add(EOF);
+      }
+      return line;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IOException("interrupted", e);
     }
+  }
+
+  private static boolean matches(String line, String... prefixes) {
+    for (String p : prefixes) {
+      if (line.startsWith(p)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
