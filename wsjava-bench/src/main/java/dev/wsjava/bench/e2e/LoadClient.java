@@ -142,7 +142,8 @@ public final class LoadClient {
         }
         int left = inFlight(conns);
         if (left > 0) {
-          throw new IllegalStateException(left + " echoes never came back");
+          throw new IllegalStateException(left + " echo(es) still missing " + DRAIN_TIMEOUT_MS / 1000
+              + " s after the last send (the server stalled or lost them)");
         }
         if (echoes == 0) {
           throw new IllegalStateException("no echo in the measured interval");
