@@ -1,0 +1,104 @@
+package dev.wsjava.conformance;
+
+import java.io.BufferedInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * A deliberately broken echo server on raw sockets, to show that the judge can fail a peer: it
+ * echoes whatever it can read (reserved bits, reserved opcodes, invalid UTF-8 alike) and, in
+ * {@link Flaw#MASKS_ITS_FRAMES}, masks what it sends, which a server must not do.
+ */
+final class LaxEchoServer implements AutoCloseable {
+
+  enum Flaw {
+    /** Accepts everything and echoes it. */
+    ACCEPTS_EVERYTHING,
+    /** Also masks its own frames (RFC 6455 §5.1 forbids it for a server). */
+    MASKS_ITS_FRAMES,
+    /** Never answers a close frame. */
+    IGNORES_CLOSE
+  }
+
+  private final ServerSocket listener;
+  private final Flaw flaw;
+
+  LaxEchoServer(Flaw flaw) throws IOException {
+    this.flaw = flaw;
+    listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+    Thread.ofVirtual().start(this::acceptLoop);
+  }
+
+  URI uri() {
+    return URI.create("ws://127.0.0.1:" + listener.getLocalPort() + "/echo");
+  }
+
+  private void acceptLoop() {
+    while (!listener.isClosed()) {
+      try {
+        Socket s = listener.accept();
+        Thread.ofVirtual().start(() -> serve(s));
+      } catch (IOException e) {
+        return;
+      }
+    }
+  }
+
+  private void serve(Socket s) {
+    try (s) {
+      InputStream in = new BufferedInputStream(s.getInputStream());
+      OutputStream out = s.getOutputStream();
+      HttpHead head = HttpHead.read(in);
+      out.write(("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+          + "Sec-WebSocket-Accept: " + HttpHead.accept(head.header("Sec-WebSocket-Key"))
+          + "\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+      FrameReader frames = new FrameReader(in, 1 << 24);
+      ByteArrayOutputStream message = null;
+      int opcode = 0;
+      WireFrame f;
+      while ((f = frames.next()) != null) {
+        switch (f.opcode()) {
+          case Frame.CLOSE -> {
+            if (flaw != Flaw.IGNORES_CLOSE) {
+              send(out, Frame.close(f.payload().length >= 2 ? Cases.slice(f.payload(), 0, 2)
+                  : new byte[0]));
+              return;
+            }
+          }
+          case Frame.PING -> send(out, Frame.pong(f.payload()));
+          case Frame.PONG -> { }
+          default -> {
+            if (f.opcode() != Frame.CONTINUATION || message == null) {
+              message = new ByteArrayOutputStream();
+              opcode = f.opcode() == Frame.CONTINUATION ? Frame.TEXT : f.opcode();
+            }
+            message.writeBytes(f.payload());
+            if (f.fin()) {
+              send(out, Frame.of(opcode, message.toByteArray()));
+              message = null;
+            }
+          }
+        }
+      }
+    } catch (IOException e) {
+      // the suite closed the connection
+    }
+  }
+
+  private void send(OutputStream out, Frame f) throws IOException {
+    out.write(Frames.encode(f, flaw == Flaw.MASKS_ITS_FRAMES, 0x12345678));
+    out.flush();
+  }
+
+  @Override
+  public void close() throws IOException {
+    listener.close();
+  }
+}
