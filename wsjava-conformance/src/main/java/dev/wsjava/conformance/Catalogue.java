@@ -21,6 +21,11 @@ public final class Catalogue {
   public static List<Case> all(boolean full) {
     List<Case> out = new ArrayList<>();
     out.addAll(Group1Framing.cases());
+    out.addAll(Group2PingPong.cases());
+    out.addAll(Group3ReservedBits.cases());
+    out.addAll(Group4Opcodes.cases());
+    out.addAll(Group5Fragmentation.cases());
+    out.addAll(Group6Utf8.cases());
     return List.copyOf(out);
   }
 

@@ -62,6 +62,7 @@ final class Conversation implements Peer {
   private boolean eof;
   private boolean readerStopped;
   private boolean suiteSentClose;
+  private boolean answerPending;
   private Integer suiteCloseCode;
   private boolean late;
   private boolean tcpLeftOpen;
@@ -155,16 +156,19 @@ final class Conversation implements Peer {
         if (writeFailed || peerGone()) {
           record(rec, "not sent: " + (writeFailed ? "an earlier write failed"
               : "the peer had already closed"));
-          return;
+          bytes = null;
+        } else {
+          if (close != null) {
+            noteSuiteClose(close);
+          }
+          record(rec, rec.note());
         }
-        if (close != null) {
-          noteSuiteClose(close);
-        }
-        record(rec, rec.note());
       } finally {
         lock.unlock();
       }
-      if (chop <= 0 || chop >= bytes.length) {
+      if (bytes == null) {
+        // skipped
+      } else if (chop <= 0 || chop >= bytes.length) {
         out.write(bytes);
         out.flush();
       } else {
@@ -219,13 +223,15 @@ final class Conversation implements Peer {
 
   private void writeReply(Frame f) {
     boolean masked = masked(f);
+    boolean isClose = f.opcode() == Frame.CLOSE;
     lock.lock();
     try {
-      if (writeFailed || closing || suiteSentClose) {
-        return; // nothing goes out after the suite's close
-      }
-      if (f.opcode() == Frame.CLOSE) {
-        noteSuiteClose(f.payload());
+      // Nothing goes out after the suite's close, except the close answer itself (counted as
+      // sent when it was decided on).
+      if (writeFailed || closing || (!isClose && suiteSentClose)) {
+        answerPending &= !isClose;
+        changed.signalAll();
+        return;
       }
       record(FrameRecord.of(true, 0, f, masked, "answer"), "answer");
     } finally {
@@ -236,6 +242,15 @@ final class Conversation implements Peer {
       out.flush();
     } catch (IOException e) {
       writeFailed(e);
+    }
+    if (isClose) {
+      lock.lock();
+      try {
+        answerPending = false;
+        changed.signalAll();
+      } finally {
+        lock.unlock();
+      }
     }
   }
 
@@ -281,6 +296,12 @@ final class Conversation implements Peer {
   @Override
   public boolean awaitPongs(int count) throws InterruptedException {
     return await(() -> pongs.size() >= count, () -> count + " pong(s), got " + pongs.size());
+  }
+
+  @Override
+  public boolean awaitPong(byte[] payload) throws InterruptedException {
+    return await(() -> pongs.stream().anyMatch(p -> java.util.Arrays.equals(p, payload)),
+        () -> "a pong of " + DataMessage.hexHead(payload, 8) + ", got " + pongs.size() + " pong(s)");
   }
 
   private boolean await(BooleanSupplier done, java.util.function.Supplier<String> what)
@@ -385,6 +406,11 @@ final class Conversation implements Peer {
     boolean handshakeDone;
     lock.lock();
     try {
+      long until = System.nanoTime() + settings.closeTimeout().toNanos();
+      long left;
+      while (answerPending && (left = until - System.nanoTime()) > 0) {
+        changed.awaitNanos(left);
+      }
       handshakeDone = peerCloseCode != null && suiteSentClose && !writeFailed;
     } finally {
       lock.unlock();
@@ -664,8 +690,11 @@ final class Conversation implements Peer {
       return null;
     }
     // §5.5.1: answer with a close, echoing the code.
-    return !valid ? Frame.close(1002, "") : p.length == 0 ? Frame.close(new byte[0])
+    Frame answer = !valid ? Frame.close(1002, "") : p.length == 0 ? Frame.close(new byte[0])
         : Frame.close(code, "");
+    noteSuiteClose(answer.payload());
+    answerPending = true;
+    return answer;
   }
 
   /** §7.4: the codes an endpoint may put on the wire (1012-1014 are registered with IANA). */

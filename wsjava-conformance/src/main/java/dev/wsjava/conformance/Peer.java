@@ -91,9 +91,18 @@ public interface Peer {
   boolean awaitPongs(int count) throws InterruptedException;
 
   /**
+   * Waits until the peer has sent a pong with this payload, or has closed, or the deadline passed.
+   *
+   * @param payload the ping's payload
+   * @return true when that pong arrived
+   * @throws InterruptedException when interrupted
+   */
+  boolean awaitPong(byte[] payload) throws InterruptedException;
+
+  /**
    * Gives a strict peer time to fail the connection: waits up to the suite's fail-fast wait.
    * When the peer has not failed by then, notes that the rest of the message goes out now, so
-   * that failing later is judged NON-STRICT for a case that {@link Expect#failFast() fails fast}.
+   * that failing later is judged NON-STRICT for a case that {@link Expect#failingFast() fails fast}.
    *
    * @return true when the peer has failed (closed or dropped) and the script may stop
    * @throws InterruptedException when interrupted

@@ -37,6 +37,28 @@ class BrokenPeerTest {
   }
 
   @Test
+  void aPeerThatIgnoresReservedBitsOpcodesAndInvalidUtf8Fails() throws Exception {
+    Map<String, Result> r = run(LaxEchoServer.Flaw.ACCEPTS_EVERYTHING,
+        "3.1.4", "4.1.1", "6.3.1", "6.7.1", "5.15");
+    assertThat(r.values()).allMatch(x -> x.verdict() == Verdict.FAILED);
+    assertThat(r.get("3.1.4").reason()).contains("expected no message", "got echo of text");
+    assertThat(r.get("4.1.1").reason()).contains("reserved opcode 3");
+    assertThat(r.get("6.3.1").reason()).contains("not valid UTF-8");
+    assertThat(r.get("6.7.1").reason()).contains("not valid UTF-8");
+  }
+
+  @Test
+  void aPeerThatChecksUtf8OnlyAtTheEndOfAMessageIsNonStrict() throws Exception {
+    Map<String, Result> r =
+        run(LaxEchoServer.Flaw.CHECKS_UTF8_AT_THE_END, "6.4.1", "6.4.2", "6.3.1", "6.2.1");
+    assertThat(r.get("6.4.1").verdict()).isEqualTo(Verdict.NON_STRICT);
+    assertThat(r.get("6.4.1").reason()).contains("only after the rest of the message was sent");
+    assertThat(r.get("6.4.2").verdict()).isEqualTo(Verdict.NON_STRICT);
+    assertThat(r.get("6.3.1").verdict()).isEqualTo(Verdict.OK);
+    assertThat(r.get("6.2.1").verdict()).isEqualTo(Verdict.OK);
+  }
+
+  @Test
   void aServerThatMasksItsFramesFails() throws Exception {
     Result r = run(LaxEchoServer.Flaw.MASKS_ITS_FRAMES, "1.1.2").get("1.1.2");
     assertThat(r.verdict()).isEqualTo(Verdict.FAILED);

@@ -24,7 +24,9 @@ final class LaxEchoServer implements AutoCloseable {
     /** Also masks its own frames (RFC 6455 §5.1 forbids it for a server). */
     MASKS_ITS_FRAMES,
     /** Never answers a close frame. */
-    IGNORES_CLOSE
+    IGNORES_CLOSE,
+    /** Checks UTF-8, but only once a text message is complete (then fails it with 1007). */
+    CHECKS_UTF8_AT_THE_END
   }
 
   private final ServerSocket listener;
@@ -81,6 +83,11 @@ final class LaxEchoServer implements AutoCloseable {
             }
             message.writeBytes(f.payload());
             if (f.fin()) {
+              if (flaw == Flaw.CHECKS_UTF8_AT_THE_END && opcode == Frame.TEXT
+                  && !Utf8Check.isValid(message.toByteArray())) {
+                send(out, Frame.close(1007, "invalid UTF-8"));
+                return;
+              }
               send(out, Frame.of(opcode, message.toByteArray()));
               message = null;
             }
