@@ -26,6 +26,8 @@ public final class Catalogue {
     out.addAll(Group4Opcodes.cases());
     out.addAll(Group5Fragmentation.cases());
     out.addAll(Group6Utf8.cases());
+    out.addAll(Group7Close.cases());
+    out.addAll(Group10AutoFragmentation.cases());
     return List.copyOf(out);
   }
 
