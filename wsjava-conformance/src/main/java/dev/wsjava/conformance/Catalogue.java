@@ -27,6 +27,7 @@ public final class Catalogue {
     out.addAll(Group5Fragmentation.cases());
     out.addAll(Group6Utf8.cases());
     out.addAll(Group7Close.cases());
+    out.addAll(Group9Limits.cases(full));
     out.addAll(Group10AutoFragmentation.cases());
     return List.copyOf(out);
   }

@@ -17,20 +17,21 @@ final class Group4Opcodes {
     List<Case> out = new ArrayList<>();
     int[][] ranges = {{3, 7}, {11, 15}};
     for (int r = 0; r < 2; r++) {
-      String kind = r == 0 ? "data" : "control";
       int n = 0;
       for (int op = ranges[r][0]; op <= ranges[r][1]; op++) {
         int opcode = op;
         out.add(Case.of("4." + (r + 1) + "." + ++n,
-            "Send an empty frame with the reserved " + kind + " opcode " + opcode + ".",
+            "Send an empty frame with the reserved " + kind(r) + " opcode " + opcode + ".",
             Expect.fail(1002), p -> p.send(Frame.of(opcode, new byte[0]))));
       }
-      n = 0;
-      DataMessage before = DataMessage.text("a valid message first");
+    }
+    DataMessage before = DataMessage.text("a valid message first");
+    for (int r = 0; r < 2; r++) {
+      int n = 0;
       for (int op = ranges[r][0]; op <= ranges[r][1]; op++) {
         int opcode = op;
         out.add(Case.of("4." + (r + 3) + "." + ++n,
-            "Send a valid text message, then a frame with the reserved " + kind + " opcode "
+            "Send a valid text message, then a frame with the reserved " + kind(r) + " opcode "
                 + opcode + " and a payload, then a ping (which is not answered).",
             Expect.fail(1002, before), p -> {
               p.send(Frame.text(before.payload()));
@@ -47,5 +48,9 @@ final class Group4Opcodes {
           p.send(Frame.continuation(utf8(", fragment two")));
         }));
     return out;
+  }
+
+  private static String kind(int range) {
+    return range == 0 ? "data" : "control";
   }
 }

@@ -22,9 +22,35 @@ class CatalogueTest {
   }
 
   @Test
-  void groupsComeInOrder() {
-    List<Integer> groups = Catalogue.all(false).stream().map(Case::group).toList();
-    assertThat(groups).isSorted();
+  void idsComeInAscendingOrder() {
+    List<Case> all = Catalogue.all(false);
+    for (int i = 1; i < all.size(); i++) {
+      assertThat(compare(all.get(i - 1).id(), all.get(i).id()))
+          .as(all.get(i - 1).id() + " before " + all.get(i).id()).isNegative();
+    }
+  }
+
+  private static int compare(String a, String b) {
+    String[] x = a.split("\\.");
+    String[] y = b.split("\\.");
+    for (int i = 0; i < Math.min(x.length, y.length); i++) {
+      int c = Integer.compare(Integer.parseInt(x[i]), Integer.parseInt(y[i]));
+      if (c != 0) {
+        return c;
+      }
+    }
+    return Integer.compare(x.length, y.length);
+  }
+
+  @Test
+  void theFullSetOnlyAddsLargerGroup9Cases() {
+    List<Case> reduced = Catalogue.all(false);
+    List<Case> full = Catalogue.all(true);
+    assertThat(full.size()).isGreaterThan(reduced.size());
+    assertThat(full.stream().filter(c -> c.group() != 9).map(Case::id))
+        .containsExactlyElementsOf(reduced.stream().filter(c -> c.group() != 9).map(Case::id)
+            .toList());
+    assertThat(reduced.size()).as("a catalogue of the reference suite's size").isGreaterThan(400);
   }
 
   @Test
