@@ -29,6 +29,8 @@ public final class Catalogue {
     out.addAll(Group7Close.cases());
     out.addAll(Group9Limits.cases(full));
     out.addAll(Group10AutoFragmentation.cases());
+    out.addAll(Group12Deflate.cases());
+    out.addAll(Group13DeflateParameters.cases());
     return List.copyOf(out);
   }
 

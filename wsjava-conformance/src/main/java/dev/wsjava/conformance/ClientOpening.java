@@ -88,7 +88,17 @@ final class ClientOpening {
       InputStream in = new BufferedInputStream(socket.getInputStream(), 1 << 16);
       HttpHead head = HttpHead.read(in);
       socket.setSoTimeout(0);
-      Compression compression = check(head, key, offer);
+      Compression compression;
+      try {
+        compression = check(head, key, offer);
+      } catch (Refused e) {
+        if (e.verdict() == Verdict.UNIMPLEMENTED) {
+          // The connection is open and fine; end it politely before moving on.
+          out.write(Frames.encode(Frame.close(1000, "offer declined"), true, 0x5A5A5A5A));
+          out.flush();
+        }
+        throw e;
+      }
       return new Opened(socket, in, out, compression);
     } catch (Refused e) {
       closeQuietly(socket);
@@ -165,12 +175,21 @@ final class ClientOpening {
     if (accepted.size() > 1) {
       throw new Refused(Verdict.FAILED, "permessage-deflate accepted twice (RFC 6455 §9.1)");
     }
-    String misfit = accepted.get(0).misfitAsResponseTo(offer);
+    DeflateParameters response = accepted.get(0);
+    if (offer.serverMaxWindowBits() != DeflateParameters.ABSENT
+        && response.serverMaxWindowBits() == DeflateParameters.ABSENT) {
+      // The server ignored an optional parameter instead of declining the offer: the case
+      // cannot test what it is about, and a client keeping to the letter would fail here.
+      throw new Refused(Verdict.UNIMPLEMENTED, "the server accepted permessage-deflate but left"
+          + " out server_max_window_bits=" + offer.serverMaxWindowBits() + ", which it must echo"
+          + " to accept the offer (RFC 7692 §7.1.2.1): taken as not supporting the parameter");
+    }
+    String misfit = response.misfitAsResponseTo(offer);
     if (misfit != null) {
       throw new Refused(Verdict.FAILED, "the permessage-deflate response \""
-          + accepted.get(0).element() + "\" breaks a rule: " + misfit);
+          + response.element() + "\" breaks a rule: " + misfit);
     }
-    return Compression.asClient(offer, accepted.get(0));
+    return Compression.asClient(offer, response);
   }
 
   private static SSLContext context(boolean insecure) throws GeneralSecurityException {

@@ -59,6 +59,15 @@ class BrokenPeerTest {
   }
 
   @Test
+  void aServerThatTakesOverContextAfterGrantingServerNoContextTakeoverFails() throws Exception {
+    Map<String, Result> r = run(LaxEchoServer.Flaw.KEEPS_CONTEXT_IT_PROMISED_TO_DROP,
+        "13.1.1", "13.1.3");
+    assertThat(r.get("13.1.1").verdict()).isEqualTo(Verdict.OK);
+    assertThat(r.get("13.1.3").verdict()).isEqualTo(Verdict.FAILED);
+    assertThat(r.get("13.1.3").reason()).contains("cannot inflate", "no_context_takeover");
+  }
+
+  @Test
   void aServerThatMasksItsFramesFails() throws Exception {
     Result r = run(LaxEchoServer.Flaw.MASKS_ITS_FRAMES, "1.1.2").get("1.1.2");
     assertThat(r.verdict()).isEqualTo(Verdict.FAILED);

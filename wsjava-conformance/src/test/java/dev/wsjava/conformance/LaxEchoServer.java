@@ -10,6 +10,7 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 
 /**
  * A deliberately broken echo server on raw sockets, to show that the judge can fail a peer: it
@@ -26,7 +27,12 @@ final class LaxEchoServer implements AutoCloseable {
     /** Never answers a close frame. */
     IGNORES_CLOSE,
     /** Checks UTF-8, but only once a text message is complete (then fails it with 1007). */
-    CHECKS_UTF8_AT_THE_END
+    CHECKS_UTF8_AT_THE_END,
+    /**
+     * Accepts permessage-deflate offers as they are, but compresses with context takeover even
+     * where it granted server_no_context_takeover.
+     */
+    KEEPS_CONTEXT_IT_PROMISED_TO_DROP
   }
 
   private final ServerSocket listener;
@@ -53,17 +59,31 @@ final class LaxEchoServer implements AutoCloseable {
     }
   }
 
+  private Compression compression;
+
   private void serve(Socket s) {
     try (s) {
       InputStream in = new BufferedInputStream(s.getInputStream());
       OutputStream out = s.getOutputStream();
       HttpHead head = HttpHead.read(in);
+      String extension = "";
+      compression = null;
+      List<DeflateParameters> offers =
+          DeflateParameters.parse(head.header("Sec-WebSocket-Extensions"), true);
+      if (flaw == Flaw.KEEPS_CONTEXT_IT_PROMISED_TO_DROP && !offers.isEmpty()) {
+        DeflateParameters o = offers.get(0);
+        DeflateParameters granted = new DeflateParameters(o.serverNoContextTakeover(),
+            o.clientNoContextTakeover(), o.serverMaxWindowBits(), DeflateParameters.ABSENT);
+        extension = "Sec-WebSocket-Extensions: " + granted.element() + "\r\n";
+        compression = new Compression(granted, false, 15, false);
+      }
       out.write(("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
           + "Sec-WebSocket-Accept: " + HttpHead.accept(head.header("Sec-WebSocket-Key"))
-          + "\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+          + "\r\n" + extension + "\r\n").getBytes(StandardCharsets.ISO_8859_1));
       FrameReader frames = new FrameReader(in, 1 << 24);
       ByteArrayOutputStream message = null;
       int opcode = 0;
+      boolean compressed = false;
       WireFrame f;
       while ((f = frames.next()) != null) {
         switch (f.opcode()) {
@@ -80,6 +100,7 @@ final class LaxEchoServer implements AutoCloseable {
             if (f.opcode() != Frame.CONTINUATION || message == null) {
               message = new ByteArrayOutputStream();
               opcode = f.opcode() == Frame.CONTINUATION ? Frame.TEXT : f.opcode();
+              compressed = compression != null && (f.rsv() & 4) != 0;
             }
             message.writeBytes(f.payload());
             if (f.fin()) {
@@ -88,13 +109,18 @@ final class LaxEchoServer implements AutoCloseable {
                 send(out, Frame.close(1007, "invalid UTF-8"));
                 return;
               }
-              send(out, Frame.of(opcode, message.toByteArray()));
+              if (compressed) {
+                byte[] plain = compression.decompress(message.toByteArray(), 1 << 24);
+                send(out, Frame.of(opcode, compression.compress(plain)).rsv(4));
+              } else {
+                send(out, Frame.of(opcode, message.toByteArray()));
+              }
               message = null;
             }
           }
         }
       }
-    } catch (IOException e) {
+    } catch (IOException | java.util.zip.DataFormatException e) {
       // the suite closed the connection
     }
   }
