@@ -2,6 +2,7 @@ package dev.wsjava.conformance;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.SplittableRandom;
 
@@ -108,7 +109,7 @@ final class Cases {
    * @return the part
    */
   static byte[] slice(byte[] b, int from, int to) {
-    return java.util.Arrays.copyOfRange(b, from, to);
+    return Arrays.copyOfRange(b, from, to);
   }
 
   /**

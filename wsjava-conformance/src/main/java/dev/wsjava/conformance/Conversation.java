@@ -11,12 +11,14 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 import java.util.zip.DataFormatException;
 import javax.net.ssl.SSLSocket;
 
@@ -151,34 +153,8 @@ final class Conversation implements Peer {
   private void write(byte[] bytes, int chop, Duration pause, FrameRecord rec, byte[] close) {
     writeLock.lock();
     try {
-      lock.lock();
-      try {
-        if (writeFailed || peerGone()) {
-          record(rec, "not sent: " + (writeFailed ? "an earlier write failed"
-              : "the peer had already closed"));
-          bytes = null;
-        } else {
-          if (close != null) {
-            noteSuiteClose(close);
-          }
-          record(rec, rec.note());
-        }
-      } finally {
-        lock.unlock();
-      }
-      if (bytes == null) {
-        // skipped
-      } else if (chop <= 0 || chop >= bytes.length) {
-        out.write(bytes);
-        out.flush();
-      } else {
-        for (int off = 0; off < bytes.length; off += chop) {
-          out.write(bytes, off, Math.min(chop, bytes.length - off));
-          out.flush();
-          if (pause.isPositive() && off + chop < bytes.length) {
-            Thread.sleep(pause);
-          }
-        }
+      if (admit(rec, close)) {
+        writeOut(bytes, chop, pause);
       }
     } catch (IOException e) {
       writeFailed(e);
@@ -188,6 +164,41 @@ final class Conversation implements Peer {
       writeLock.unlock();
     }
     drainReplies();
+  }
+
+  /** Logs a write and says whether it may go out: not once the peer closed or a write failed. */
+  private boolean admit(FrameRecord rec, byte[] close) {
+    lock.lock();
+    try {
+      if (writeFailed || peerGone()) {
+        record(rec, "not sent: " + (writeFailed ? "an earlier write failed"
+            : "the peer had already closed"));
+        return false;
+      }
+      if (close != null) {
+        noteSuiteClose(close);
+      }
+      record(rec, rec.note());
+      return true;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private void writeOut(byte[] bytes, int chop, Duration pause)
+      throws IOException, InterruptedException {
+    if (chop <= 0 || chop >= bytes.length) {
+      out.write(bytes);
+      out.flush();
+      return;
+    }
+    for (int off = 0; off < bytes.length; off += chop) {
+      out.write(bytes, off, Math.min(chop, bytes.length - off));
+      out.flush();
+      if (pause.isPositive() && off + chop < bytes.length) {
+        Thread.sleep(pause);
+      }
+    }
   }
 
   private void writeFailed(IOException e) {
@@ -300,11 +311,11 @@ final class Conversation implements Peer {
 
   @Override
   public boolean awaitPong(byte[] payload) throws InterruptedException {
-    return await(() -> pongs.stream().anyMatch(p -> java.util.Arrays.equals(p, payload)),
+    return await(() -> pongs.stream().anyMatch(p -> Arrays.equals(p, payload)),
         () -> "a pong of " + DataMessage.hexHead(payload, 8) + ", got " + pongs.size() + " pong(s)");
   }
 
-  private boolean await(BooleanSupplier done, java.util.function.Supplier<String> what)
+  private boolean await(BooleanSupplier done, Supplier<String> what)
       throws InterruptedException {
     lock.lock();
     try {
@@ -673,7 +684,7 @@ final class Conversation implements Peer {
         violation("close code " + code + ", which may not be sent (RFC 6455 §7.4)");
         valid = false;
       }
-      byte[] r = java.util.Arrays.copyOfRange(p, 2, p.length);
+      byte[] r = Arrays.copyOfRange(p, 2, p.length);
       if (!Utf8Check.isValid(r)) {
         violation("a close reason that is not valid UTF-8 (RFC 6455 §5.5.1)");
         valid = false;

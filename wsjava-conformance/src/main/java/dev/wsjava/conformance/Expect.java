@@ -2,6 +2,7 @@ package dev.wsjava.conformance;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -161,7 +162,7 @@ public record Expect(List<Behaviour> behaviours, CloseRule close, boolean failFa
      * @param onDrop not null
      */
     public CloseRule {
-      codes = codes == null ? null : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(codes));
+      codes = codes == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(codes));
       Objects.requireNonNull(onDrop, "onDrop");
     }
 

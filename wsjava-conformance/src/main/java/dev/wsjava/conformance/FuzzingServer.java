@@ -22,6 +22,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
@@ -494,7 +495,7 @@ public final class FuzzingServer implements AutoCloseable {
     try (FuzzingServer server = start(options, r -> out.println(r.line()))) {
       out.println("fuzzing server on " + server.base() + " with " + server.cases().size()
           + " cases; reports under " + options.out().toAbsolutePath() + "/<agent>");
-      new java.util.concurrent.CountDownLatch(1).await();
+      new CountDownLatch(1).await();
     }
     return 0;
   }

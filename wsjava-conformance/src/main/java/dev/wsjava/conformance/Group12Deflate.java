@@ -5,9 +5,11 @@ import static dev.wsjava.conformance.Cases.slice;
 import static dev.wsjava.conformance.Cases.utf8;
 
 import java.io.ByteArrayOutputStream;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 
 /**
@@ -98,7 +100,7 @@ final class Group12Deflate {
     out.add(Case.of("12.6.4", "Send a compressed 64 KiB text message in one frame written in"
         + " 997-byte pieces.", Expect.echo(text), p -> {
           p.send(Frame.text(p.deflate().compress(text.payload())).rsv(4), 997,
-              java.time.Duration.ZERO);
+              Duration.ZERO);
           p.awaitMessages(1);
         }).withDeflate(DeflateParameters.DEFAULT));
     return out;
@@ -168,12 +170,12 @@ final class Group12Deflate {
             + " INFORMATIONAL.",
         new Expect(List.of(new Expect.Behaviour(Verdict.OK, List.of(), Expect.Pongs.NONE),
             new Expect.Behaviour(Verdict.INFORMATIONAL, null, Expect.Pongs.ANY)),
-            new Expect.CloseRule(null, java.util.Map.of(1009, Verdict.OK, 1000,
+            new Expect.CloseRule(null, Map.of(1009, Verdict.OK, 1000,
                 Verdict.INFORMATIONAL), Verdict.OK), false),
         p -> {
           p.send(Frame.binary(p.deflate().compress(new byte[bomb])).rsv(4));
           p.awaitMessages(1);
-        }).withDeflate(DeflateParameters.DEFAULT).withTimeout(java.time.Duration.ofSeconds(30)));
+        }).withDeflate(DeflateParameters.DEFAULT).withTimeout(Duration.ofSeconds(30)));
     return out;
   }
 

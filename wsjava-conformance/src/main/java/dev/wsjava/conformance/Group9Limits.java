@@ -4,6 +4,7 @@ import static dev.wsjava.conformance.Cases.size;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 
 /**
@@ -74,7 +75,7 @@ final class Group9Limits {
       int n = 0;
       for (int s : small) {
         DataMessage one = message(text, s);
-        List<DataMessage> all = java.util.Collections.nCopies(roundTrips, one);
+        List<DataMessage> all = Collections.nCopies(roundTrips, one);
         out.add(Case.of("9." + (7 + sub) + "." + ++n, "Send " + roundTrips + " " + kind(text)
             + " messages of " + size(s) + ", each after the echo of the one before (round"
             + " trips).", Expect.echo(all), p -> {
