@@ -2,13 +2,11 @@ package dev.wsjava.conformance;
 
 import dev.wsjava.protocol.MaskKeySource;
 import dev.wsjava.protocol.Role;
-import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -19,7 +17,6 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
-import java.util.zip.DataFormatException;
 import javax.net.ssl.SSLSocket;
 
 /**
@@ -35,7 +32,6 @@ import javax.net.ssl.SSLSocket;
  */
 final class Conversation implements Peer {
   private static final int LOG_LIMIT = 400;
-  private static final int VIOLATION_LIMIT = 8;
 
   private final Socket socket;
   private final InputStream in;
@@ -53,13 +49,9 @@ final class Conversation implements Peer {
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition changed = lock.newCondition();
   // Guarded by lock.
-  private final List<DataMessage> messages = new ArrayList<>();
-  private final List<byte[]> pongs = new ArrayList<>();
-  private final List<String> violations = new ArrayList<>();
+  private final Inbound inbound;
   private final List<FrameRecord> log = new ArrayList<>();
   private int logOmitted;
-  private Integer peerCloseCode;
-  private String peerCloseReason;
   private boolean peerClosedFirst;
   private boolean eof;
   private boolean readerStopped;
@@ -71,11 +63,6 @@ final class Conversation implements Peer {
   private String timeout;
   private boolean writeFailed;
   private volatile boolean closing;
-
-  // Reader thread only: the message being reassembled.
-  private ByteArrayOutputStream partial;
-  private boolean partialText;
-  private boolean partialCompressed;
 
   private final Thread reader;
   private final Thread watchdog;
@@ -90,6 +77,7 @@ final class Conversation implements Peer {
     this.compression = compression;
     this.settings = settings;
     this.deadline = start + settings.scaled(scriptTimeout).toNanos();
+    this.inbound = new Inbound(role, compression, settings.maxMessage());
     Duration fuse = Duration.ofNanos(deadline - start)
         .plus(settings.closeTimeout().multipliedBy(3)).plusSeconds(1);
     reader = Thread.ofVirtual().name("conformance-reader").start(this::readLoop);
@@ -285,7 +273,7 @@ final class Conversation implements Peer {
   // ---- waiting ----
 
   private boolean peerGone() {
-    return peerCloseCode != null || eof || readerStopped;
+    return inbound.closeCode() != null || eof || readerStopped;
   }
 
   @Override
@@ -300,19 +288,21 @@ final class Conversation implements Peer {
 
   @Override
   public boolean awaitMessages(int count) throws InterruptedException {
-    return await(() -> messages.size() >= count,
-        () -> count + " message(s) back, got " + messages.size());
+    return await(() -> inbound.messages().size() >= count,
+        () -> count + " message(s) back, got " + inbound.messages().size());
   }
 
   @Override
   public boolean awaitPongs(int count) throws InterruptedException {
-    return await(() -> pongs.size() >= count, () -> count + " pong(s), got " + pongs.size());
+    return await(() -> inbound.pongs().size() >= count,
+        () -> count + " pong(s), got " + inbound.pongs().size());
   }
 
   @Override
   public boolean awaitPong(byte[] payload) throws InterruptedException {
-    return await(() -> pongs.stream().anyMatch(p -> Arrays.equals(p, payload)),
-        () -> "a pong of " + DataMessage.hexHead(payload, 8) + ", got " + pongs.size() + " pong(s)");
+    return await(() -> inbound.pongs().stream().anyMatch(p -> Arrays.equals(p, payload)),
+        () -> "a pong of " + DataMessage.hexHead(payload, 8) + ", got "
+            + inbound.pongs().size() + " pong(s)");
   }
 
   private boolean await(BooleanSupplier done, Supplier<String> what)
@@ -405,9 +395,10 @@ final class Conversation implements Peer {
     closeTcp();
     lock.lock();
     try {
-      return new Observation(messages, pongs, violations, peerCloseCode, peerCloseReason,
-          peerClosedFirst, eof && peerCloseCode == null, late && (peerCloseCode != null || eof),
-          timeout, tcpLeftOpen, suiteCloseCode);
+      Integer code = inbound.closeCode();
+      return new Observation(inbound.messages(), inbound.pongs(), inbound.violations(), code,
+          inbound.closeReason(), peerClosedFirst, eof && code == null,
+          late && (code != null || eof), timeout, tcpLeftOpen, suiteCloseCode);
     } finally {
       lock.unlock();
     }
@@ -422,7 +413,7 @@ final class Conversation implements Peer {
       while (answerPending && (left = until - System.nanoTime()) > 0) {
         changed.awaitNanos(left);
       }
-      handshakeDone = peerCloseCode != null && suiteSentClose && !writeFailed;
+      handshakeDone = inbound.closeCode() != null && suiteSentClose && !writeFailed;
     } finally {
       lock.unlock();
     }
@@ -524,7 +515,12 @@ final class Conversation implements Peer {
       }
       peerEnded = true;
     } catch (FrameReader.OversizeException e) {
-      violation(e.getMessage());
+      lock.lock();
+      try {
+        inbound.violation(e.getMessage());
+      } finally {
+        lock.unlock();
+      }
       closing = true;
       closeQuietly();
     } catch (EOFException e) {
@@ -552,35 +548,22 @@ final class Conversation implements Peer {
     }
   }
 
-  private void violation(String what) {
-    lock.lock();
-    try {
-      if (violations.size() < VIOLATION_LIMIT && !violations.contains(what)) {
-        violations.add(what);
-      }
-    } finally {
-      lock.unlock();
-    }
-  }
-
   private void onFrame(WireFrame f) {
-    Frame answer = null;
+    Frame answer;
     lock.lock();
     try {
       record(FrameRecord.of(false, 0, f, ""), "");
-      check(f);
-      switch (f.opcode()) {
-        case Frame.CONTINUATION, Frame.TEXT, Frame.BINARY -> data(f);
-        case Frame.CLOSE -> answer = close(f);
-        case Frame.PING -> {
-          control(f);
-          answer = Frame.pong(f.payload());
+      boolean closedBefore = inbound.closeCode() != null;
+      answer = inbound.accept(f);
+      if (!closedBefore && inbound.closeCode() != null) {
+        peerClosedFirst = !suiteSentClose;
+        if (suiteSentClose) {
+          answer = null;
+        } else {
+          // §5.5.1: answer with a close; it counts as sent from now on.
+          noteSuiteClose(answer.payload());
+          answerPending = true;
         }
-        case Frame.PONG -> {
-          control(f);
-          pongs.add(f.payload());
-        }
-        default -> violation("a frame with reserved opcode " + f.opcode() + " (RFC 6455 §5.2)");
       }
       changed.signalAll();
     } finally {
@@ -589,128 +572,5 @@ final class Conversation implements Peer {
     if (answer != null) {
       reply(answer);
     }
-  }
-
-  private void check(WireFrame f) {
-    if (peerCloseCode != null) {
-      violation("a frame after its close frame (RFC 6455 §5.5.1)");
-    }
-    if (role == Role.CLIENT && f.masked()) {
-      violation("a masked frame from the server (RFC 6455 §5.1)");
-    } else if (role == Role.SERVER && !f.masked()) {
-      violation("an unmasked frame from the client (RFC 6455 §5.1)");
-    }
-    if (!f.minimalLength()) {
-      violation("a payload length not in the minimal number of bytes (RFC 6455 §5.2)");
-    }
-    boolean startsMessage = f.opcode() == Frame.TEXT || f.opcode() == Frame.BINARY;
-    int allowed = compression != null && startsMessage ? 4 : 0;
-    if ((f.rsv() & ~allowed) != 0) {
-      violation(compression != null && (f.rsv() & 4) != 0 && !startsMessage
-          ? "RSV1 on a frame that does not start a data message (RFC 7692 §6.1)"
-          : "RSV bits " + f.rsv() + " set without an extension that defines them"
-              + " (RFC 6455 §5.2)");
-    }
-  }
-
-  private void control(WireFrame f) {
-    if (!f.fin()) {
-      violation("a fragmented control frame (RFC 6455 §5.5)");
-    }
-    if (f.payload().length > 125) {
-      violation("a control frame with " + f.payload().length + " bytes of payload (RFC 6455"
-          + " §5.5 allows 125)");
-    }
-  }
-
-  private void data(WireFrame f) {
-    if (f.opcode() != Frame.CONTINUATION) {
-      if (partial != null) {
-        violation("a new data message inside a fragmented one (RFC 6455 §5.4)");
-      }
-      partial = new ByteArrayOutputStream();
-      partialText = f.opcode() == Frame.TEXT;
-      partialCompressed = compression != null && (f.rsv() & 4) != 0;
-    } else if (partial == null) {
-      violation("a continuation frame with no message to continue (RFC 6455 §5.4)");
-      return;
-    }
-    if (partial.size() + (long) f.payload().length > settings.maxMessage()) {
-      violation("a message larger than the suite reads (" + settings.maxMessage() + " bytes)");
-      partial = null;
-      return;
-    }
-    partial.writeBytes(f.payload());
-    if (f.fin()) {
-      complete();
-    }
-  }
-
-  private void complete() {
-    byte[] payload = partial.toByteArray();
-    boolean text = partialText;
-    boolean compressed = partialCompressed;
-    partial = null;
-    if (compressed) {
-      try {
-        payload = compression.decompress(payload, settings.maxMessage());
-      } catch (DataFormatException e) {
-        violation("compressed data the suite cannot inflate (RFC 7692 §7.2.2"
-            + (compression.agreed().serverNoContextTakeover()
-                || compression.agreed().clientNoContextTakeover()
-                ? "; context is reset after each message where no_context_takeover was agreed"
-                : "") + "): " + e.getMessage());
-        return;
-      }
-    }
-    if (text && !Utf8Check.isValid(payload)) {
-      violation("a text message that is not valid UTF-8 (RFC 6455 §8.1)");
-    }
-    messages.add(new DataMessage(text, payload));
-  }
-
-  private Frame close(WireFrame f) {
-    control(f);
-    byte[] p = f.payload();
-    int code = 1005;
-    String reason = "";
-    boolean valid = true;
-    if (p.length == 1) {
-      violation("a close frame with a one-byte payload (RFC 6455 §5.5.1)");
-      valid = false;
-    } else if (p.length >= 2) {
-      code = (p[0] & 0xFF) << 8 | (p[1] & 0xFF);
-      if (!validCode(code)) {
-        violation("close code " + code + ", which may not be sent (RFC 6455 §7.4)");
-        valid = false;
-      }
-      byte[] r = Arrays.copyOfRange(p, 2, p.length);
-      if (!Utf8Check.isValid(r)) {
-        violation("a close reason that is not valid UTF-8 (RFC 6455 §5.5.1)");
-        valid = false;
-      }
-      reason = new String(r, StandardCharsets.UTF_8);
-    }
-    if (peerCloseCode != null) {
-      return null;
-    }
-    peerCloseCode = code;
-    peerCloseReason = reason;
-    peerClosedFirst = !suiteSentClose;
-    if (suiteSentClose) {
-      return null;
-    }
-    // §5.5.1: answer with a close, echoing the code.
-    Frame answer = !valid ? Frame.close(1002, "") : p.length == 0 ? Frame.close(new byte[0])
-        : Frame.close(code, "");
-    noteSuiteClose(answer.payload());
-    answerPending = true;
-    return answer;
-  }
-
-  /** §7.4: the codes an endpoint may put on the wire (1012-1014 are registered with IANA). */
-  static boolean validCode(int code) {
-    return (code >= 1000 && code <= 1003) || (code >= 1007 && code <= 1014)
-        || (code >= 3000 && code <= 4999);
   }
 }
