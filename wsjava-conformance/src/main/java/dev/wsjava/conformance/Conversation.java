@@ -41,6 +41,7 @@ final class Conversation implements Peer {
   private final Settings settings;
   private final long start = System.nanoTime();
   private final long deadline;
+  private final Duration closeTimeout;
   private final MaskKeySource keys = new MaskKeySource();
 
   private final ReentrantLock writeLock = new ReentrantLock();
@@ -77,9 +78,10 @@ final class Conversation implements Peer {
     this.compression = compression;
     this.settings = settings;
     this.deadline = start + settings.scaled(scriptTimeout).toNanos();
+    this.closeTimeout = settings.scaled(settings.closeTimeout());
     this.inbound = new Inbound(role, compression, settings.maxMessage());
     Duration fuse = Duration.ofNanos(deadline - start)
-        .plus(settings.closeTimeout().multipliedBy(3)).plusSeconds(1);
+        .plus(closeTimeout.multipliedBy(3)).plusSeconds(1);
     reader = Thread.ofVirtual().name("conformance-reader").start(this::readLoop);
     watchdog = Thread.ofVirtual().name("conformance-watchdog").start(() -> watch(fuse));
   }
@@ -379,14 +381,14 @@ final class Conversation implements Peer {
     if (sendClose) {
       send(Frame.close(1000, ""));
     }
-    long closeBy = System.nanoTime() + settings.closeTimeout().toNanos();
+    long closeBy = System.nanoTime() + closeTimeout.toNanos();
     if (!awaitGone(closeBy)) {
       lock.lock();
       try {
         if (timeout == null) {
           timeout = (Boolean.TRUE.equals(rule.peerFirst()) && !suiteSentClose
               ? "the peer to fail the connection" : "the peer's close frame") + " within "
-              + settings.closeTimeout().toMillis() + " ms";
+              + closeTimeout.toMillis() + " ms";
         }
       } finally {
         lock.unlock();
@@ -408,7 +410,7 @@ final class Conversation implements Peer {
     boolean handshakeDone;
     lock.lock();
     try {
-      long until = System.nanoTime() + settings.closeTimeout().toNanos();
+      long until = System.nanoTime() + closeTimeout.toNanos();
       long left;
       while (answerPending && (left = until - System.nanoTime()) > 0) {
         changed.awaitNanos(left);
@@ -420,7 +422,7 @@ final class Conversation implements Peer {
     if (handshakeDone) {
       if (role == Role.CLIENT) {
         // §7.1.1: the server closes TCP first; a client waits for it.
-        if (!awaitEof(System.nanoTime() + settings.closeTimeout().toNanos())) {
+        if (!awaitEof(System.nanoTime() + closeTimeout.toNanos())) {
           lock.lock();
           try {
             tcpLeftOpen = true;
@@ -436,7 +438,7 @@ final class Conversation implements Peer {
         } catch (IOException ignored) {
           // already closed
         }
-        awaitEof(System.nanoTime() + Math.min(settings.closeTimeout().toNanos(), 1_000_000_000L));
+        awaitEof(System.nanoTime() + Math.min(closeTimeout.toNanos(), 1_000_000_000L));
       }
     }
     closing = true;

@@ -155,7 +155,8 @@ public final class FuzzingClient {
    */
   public static Result runOne(Case c, Options options) throws InterruptedException {
     long start = System.nanoTime();
-    Duration handshakeTimeout = options.settings().closeTimeout().plusSeconds(2);
+    Duration handshakeTimeout =
+        options.settings().scaled(options.settings().closeTimeout()).plusSeconds(2);
     ClientOpening.Opened o;
     try {
       o = ClientOpening.open(options.url(), options.insecure(), c.deflate(), handshakeTimeout);

@@ -10,7 +10,8 @@ import java.util.Objects;
  *     the message goes out
  * @param closeTimeout how long the suite waits for the peer's close (or failure) once the script
  *     is done, and then for a server to close TCP
- * @param timeoutScale multiplies every case's script timeout (for slow machines and peers)
+ * @param timeoutScale multiplies every case's script timeout and the close timeout (for slow
+ *     machines and peers)
  * @param maxMessage the largest frame or message the suite reads into memory
  */
 public record Settings(
