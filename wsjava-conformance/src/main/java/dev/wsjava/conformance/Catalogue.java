@@ -6,7 +6,8 @@ import java.util.regex.Pattern;
 
 /**
  * The case catalogue both runners play, in order: groups 1-7, 9, 10, 12 and 13, numbered as the
- * reference suite numbers its groups. Cases are built afresh on each call (they hold payloads).
+ * reference suite numbers its groups. Cases are built afresh on each call (they hold payloads);
+ * a case may be run by several threads at once. Stateless and thread-safe.
  */
 public final class Catalogue {
   private Catalogue() {}

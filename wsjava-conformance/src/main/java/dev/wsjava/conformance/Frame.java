@@ -7,7 +7,8 @@ import java.util.Objects;
 /**
  * RFC 6455 §5.2: one frame a case sends, with any FIN bit, RSV bits, opcode (reserved ones
  * included) and payload, right or deliberately wrong. Whether it is masked follows the runner's
- * role unless the case forces it (§5.1: a client masks, a server does not).
+ * role unless the case forces it (§5.1: a client masks, a server does not). Immutable as long as
+ * nobody changes the payload array, which is shared, not copied.
  *
  * @param fin the FIN bit
  * @param rsv the three RSV bits as a number 0-7, RSV1 being 4 (so 4 is the deflate bit)

@@ -18,7 +18,7 @@ import java.util.function.Consumer;
  * it receives. Each case opens a fresh connection (its own handshake; permessage-deflate is offered
  * only in groups 12 and 13), plays its script, waits for the close, and is judged. Writes {@code
  * index.json} and {@code index.html} and exits 0 when nothing FAILED, 1 otherwise, 2 on a usage
- * error.
+ * error. Stateless: runs may go on from several threads, each with connections of its own.
  *
  * <pre>
  * java dev.wsjava.conformance.FuzzingClient --url ws://127.0.0.1:9001/echo --cases 1.*,6.4.*

@@ -7,7 +7,8 @@ import java.util.stream.Collectors;
 /**
  * Compares what the peer did ({@link Observation}) with what the case accepts ({@link Expect})
  * and gives the verdicts: one for the behaviour (messages, pongs, protocol violations), one for
- * the close, and the worse of the two for the case, with the reason in words.
+ * the close, and the worse of the two for the case, with the reason in words. Stateless and
+ * thread-safe.
  */
 public final class Judge {
   private Judge() {}

@@ -14,7 +14,7 @@ import java.util.stream.Collectors;
 /**
  * The reports of one run: {@code index.json} (one object per case, with the frames exchanged) and
  * {@code index.html} (one self-contained page: a table a person can read, a summary per group, and
- * the frames of a case shown when its row is clicked).
+ * the frames of a case shown when its row is clicked). Stateless and thread-safe.
  */
 public final class Report {
   private Report() {}
