@@ -1,0 +1,75 @@
+package dev.wsjava.conformance;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.wsjava.Message;
+import dev.wsjava.Transport;
+import dev.wsjava.WebSocket;
+import dev.wsjava.WebSocketClient;
+import dev.wsjava.WebSocketConfig;
+import dev.wsjava.WebSocketListener;
+import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * wsjava's own client, on each transport, against the fuzzing server, driven as the reference
+ * suite's drivers do it: getCaseCount, every runCase with an echoing client, updateReports.
+ */
+class OurClientAgainstFuzzingServerTest {
+
+  /** Echoes every message, as the fuzzing server expects of the client under test. */
+  private static final WebSocketListener ECHO = new WebSocketListener() {
+    @Override
+    public void onText(WebSocket ws, String text) {
+      ws.sendText(text);
+    }
+
+    @Override
+    public void onBinary(WebSocket ws, ByteBuffer data) {
+      ws.sendBinary(data);
+    }
+  };
+
+  @ParameterizedTest(name = "{0}")
+  @EnumSource(Transport.class)
+  void ourClientFailsNoCase(Transport transport) throws Exception {
+    String agent = "wsjava-client-" + transport.name().toLowerCase(Locale.ROOT);
+    FuzzingServer.Options options =
+        FuzzingServer.Options.loopback().reports(Path.of("target", "conformance"));
+    String only = System.getProperty("conformance.cases");
+    if (only != null) {
+      options = options.cases(only.split(","));
+    }
+    WebSocketConfig config = WebSocketConfig.builder().transport(transport).build();
+    List<Result> results;
+    try (FuzzingServer server = FuzzingServer.start(options);
+        WebSocketClient client = WebSocketClient.builder().config(config).build()) {
+      results = server.drive(agent, (base, name) -> drive(client, base, name));
+      assertThat(results).hasSize(server.cases().size());
+    }
+    assertThat(Path.of("target", "conformance", agent, "index.html")).exists();
+    Verdicts.assertNoneFailed(agent, results);
+  }
+
+  /** The reference suite's driver protocol, with our client. */
+  private static void drive(WebSocketClient client, URI base, String agent) throws Exception {
+    WebSocket counter = client.open(base.resolve("/getCaseCount"));
+    Message count = counter.receive(Duration.ofSeconds(10));
+    counter.closeFuture().get(10, TimeUnit.SECONDS);
+    int cases = Integer.parseInt(((Message.Text) count).text());
+    for (int i = 1; i <= cases; i++) {
+      URI run = base.resolve("/runCase?case=" + i + "&agent=" + agent);
+      WebSocket ws = client.connect(run, ECHO).get(10, TimeUnit.SECONDS);
+      ws.closeFuture().get(60, TimeUnit.SECONDS);
+    }
+    client.open(base.resolve("/updateReports?agent=" + agent)).closeFuture()
+        .get(10, TimeUnit.SECONDS);
+  }
+}
