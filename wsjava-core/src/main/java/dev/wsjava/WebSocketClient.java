@@ -2,12 +2,18 @@ package dev.wsjava;
 
 import dev.wsjava.handshake.ClientHandshakeConfig;
 import dev.wsjava.handshake.Headers;
+import dev.wsjava.proxy.TunnelException;
 import dev.wsjava.transport.ClientTransport;
+import dev.wsjava.transport.Connection;
+import dev.wsjava.transport.ConnectionHandler;
 import java.io.IOException;
 import java.net.URI;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import java.util.function.Function;
 import javax.net.ssl.SSLContext;
 
 /**
@@ -24,13 +30,16 @@ import javax.net.ssl.SSLContext;
  * }</pre>
  *
  * <p>{@code wss://} checks the server's certificate chain and host name against the JDK's trust
- * store (or the given {@link SSLContext}) and sends SNI. Thread-safe.
+ * store (or the given {@link SSLContext}) and sends SNI. Through a {@link WebSocketProxy}, TLS runs
+ * end to end through the tunnel and those checks name the server, not the proxy. Thread-safe.
  */
 public final class WebSocketClient implements AutoCloseable {
   private final ClientTransport transport;
+  private final Function<URI, Optional<WebSocketProxy>> proxies;
 
-  private WebSocketClient(ClientTransport transport) {
+  private WebSocketClient(ClientTransport transport, Function<URI, Optional<WebSocketProxy>> proxies) {
     this.transport = transport;
+    this.proxies = proxies;
   }
 
   /**
@@ -48,7 +57,7 @@ public final class WebSocketClient implements AutoCloseable {
    * @param uri a {@code ws://} or {@code wss://} URI
    * @param listener the event callbacks
    * @return completed with the open connection, or failed with why (for a refused handshake, the
-   *     HTTP status is in the message)
+   *     HTTP status is in the message; {@link ProxyException} when the proxy failed)
    */
   public CompletableFuture<WebSocket> connect(URI uri, WebSocketListener listener) {
     return connect(uri, new WebSocketImpl(Objects.requireNonNull(listener, "listener"), target(uri)));
@@ -85,7 +94,26 @@ public final class WebSocketClient implements AutoCloseable {
   }
 
   private CompletableFuture<WebSocket> connect(URI uri, WebSocketImpl ws) {
-    return transport.connect(uri, ws).thenApply(connection -> ws);
+    return open(uri, ws).thenApply(connection -> ws);
+  }
+
+  /** Opens one transport connection, through the proxy that applies to {@code uri}, if any. */
+  CompletableFuture<Connection> open(URI uri, ConnectionHandler handler) {
+    Optional<WebSocketProxy> proxy;
+    try {
+      proxy = proxies.apply(uri);
+    } catch (IllegalArgumentException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+    return transport
+        .connect(uri, proxy.map(WebSocketProxy::spec).orElse(null), handler)
+        .exceptionallyCompose(e -> CompletableFuture.failedFuture(apiFailure(e)));
+  }
+
+  /** The transport's proxy failures become the API's {@link ProxyException}. */
+  private static Throwable apiFailure(Throwable e) {
+    Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+    return cause instanceof TunnelException t ? new ProxyException(t.getMessage(), t.getCause()) : cause;
   }
 
   private static String target(URI uri) {
@@ -106,8 +134,36 @@ public final class WebSocketClient implements AutoCloseable {
     private String origin;
     private final Headers.Builder headers = Headers.builder();
     private boolean insecure;
+    private Function<URI, Optional<WebSocketProxy>> proxies = uri -> Optional.empty();
 
     private Builder() {}
+
+    /**
+     * Tunnels every connection through this proxy (HTTP CONNECT or SOCKS5), for {@code ws://} and
+     * {@code wss://} alike. Replaces {@link #proxyFromEnvironment()}.
+     *
+     * @param value the proxy, for example {@code WebSocketProxy.parse("socks5://127.0.0.1:1080")}
+     * @return this builder
+     */
+    public Builder proxy(WebSocketProxy value) {
+      Optional<WebSocketProxy> proxy = Optional.of(value);
+      proxies = uri -> proxy;
+      return this;
+    }
+
+    /**
+     * Picks each connection's proxy from the environment when it connects, as {@link
+     * WebSocketProxy#fromEnvironment(URI)} describes ({@code https_proxy} for {@code wss://},
+     * {@code http_proxy} for {@code ws://}, {@code all_proxy}, and the {@code no_proxy}
+     * exceptions). A variable that holds no valid proxy fails the connection with an {@link
+     * IllegalArgumentException} that names it. Replaces {@link #proxy(WebSocketProxy)}.
+     *
+     * @return this builder
+     */
+    public Builder proxyFromEnvironment() {
+      proxies = WebSocketProxy::fromEnvironment;
+      return this;
+    }
 
     /**
      * Sets the configuration (transport, limits, deflate, subprotocols, timeouts, ...).
@@ -178,7 +234,7 @@ public final class WebSocketClient implements AutoCloseable {
               .withSubprotocols(config.subprotocols())
               .withExtensions(Transports.extensions(config))
               .withHeaders(headers.build());
-      return new WebSocketClient(Transports.client(config, handshake, tls, insecure));
+      return new WebSocketClient(Transports.client(config, handshake, tls, insecure), proxies);
     }
   }
 }

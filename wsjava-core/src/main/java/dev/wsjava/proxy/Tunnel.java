@@ -29,8 +29,14 @@ public abstract sealed class Tunnel permits HttpConnectTunnel, Socks5Tunnel {
     this.target = authority(targetHost, targetPort);
   }
 
-  /** {@code host:port}, with an IPv6 literal in brackets (RFC 3986 §3.2.2). */
-  static String authority(String host, int port) {
+  /**
+   * Writes a host and port as an authority.
+   *
+   * @param host a host name or IP literal, IPv6 without brackets
+   * @param port the port
+   * @return {@code host:port}, with an IPv6 literal in brackets (RFC 3986 §3.2.2)
+   */
+  public static String authority(String host, int port) {
     return (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + port;
   }
 
