@@ -75,8 +75,12 @@ public final class HttpConnectTunnel extends Tunnel {
     }
   }
 
+  /**
+   * Explains an authentication refusal: 407 is the proxy's (RFC 9110 §15.5.8), and some proxies
+   * (tinyproxy before 1.11.2, its issue 532) answer wrong credentials with 401.
+   */
   private String hint(int status) {
-    if (status != 407) {
+    if (status != 407 && status != 401) {
       return "";
     }
     return proxy().user() == null

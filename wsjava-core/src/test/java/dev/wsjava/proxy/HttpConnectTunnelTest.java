@@ -138,6 +138,15 @@ class HttpConnectTunnelTest {
   }
 
   @Test
+  void a401ToConnectAfterCredentialsIsTakenAsTheirRefusal() {
+    // tinyproxy 1.11.1 answers wrong proxy credentials with 401 (its issue 532)
+    Tunnel t = ALADDIN.open("echo.example", 443);
+    assertThatThrownBy(() -> t.receive(ascii("HTTP/1.0 401 Unauthorized\r\n\r\n")))
+        .hasMessageEndingWith(
+            ": 401 Unauthorized (the proxy did not accept the credentials of user 'Aladdin')");
+  }
+
+  @Test
   void anyOtherRefusalQuotesItsStatusLine() {
     Tunnel t = PLAIN.open("echo.example", 25);
     assertThatThrownBy(() -> t.receive(ascii("HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\n\r\n")))
