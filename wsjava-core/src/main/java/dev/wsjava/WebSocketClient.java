@@ -10,8 +10,10 @@ import java.io.IOException;
 import java.net.URI;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.function.Function;
 import javax.net.ssl.SSLContext;
@@ -36,10 +38,15 @@ import javax.net.ssl.SSLContext;
 public final class WebSocketClient implements AutoCloseable {
   private final ClientTransport transport;
   private final Function<URI, Optional<WebSocketProxy>> proxies;
+  private final ReconnectPolicy reconnect;
+  private final ReconnectListener reconnectListener;
+  private final Set<ReconnectingWebSocket> reconnecting = ConcurrentHashMap.newKeySet();
 
-  private WebSocketClient(ClientTransport transport, Function<URI, Optional<WebSocketProxy>> proxies) {
+  private WebSocketClient(ClientTransport transport, Builder b) {
     this.transport = transport;
-    this.proxies = proxies;
+    this.proxies = b.proxies;
+    this.reconnect = b.reconnect;
+    this.reconnectListener = b.reconnectListener;
   }
 
   /**
@@ -60,7 +67,10 @@ public final class WebSocketClient implements AutoCloseable {
    *     HTTP status is in the message; {@link ProxyException} when the proxy failed)
    */
   public CompletableFuture<WebSocket> connect(URI uri, WebSocketListener listener) {
-    return connect(uri, new WebSocketImpl(Objects.requireNonNull(listener, "listener"), target(uri)));
+    Objects.requireNonNull(listener, "listener");
+    return reconnect != null
+        ? reconnecting(uri, listener)
+        : connect(uri, new WebSocketImpl(listener, target(uri)));
   }
 
   /**
@@ -70,7 +80,9 @@ public final class WebSocketClient implements AutoCloseable {
    * @return completed with the open connection
    */
   public CompletableFuture<WebSocket> connect(URI uri) {
-    return connect(uri, new WebSocketImpl(null, target(uri)));
+    return reconnect != null
+        ? reconnecting(uri, null)
+        : connect(uri, new WebSocketImpl(null, target(uri)));
   }
 
   /**
@@ -91,6 +103,20 @@ public final class WebSocketClient implements AutoCloseable {
       }
       throw new IOException(cause.getMessage(), cause);
     }
+  }
+
+  private CompletableFuture<WebSocket> reconnecting(URI uri, WebSocketListener listener) {
+    ReconnectingWebSocket ws =
+        new ReconnectingWebSocket(this, uri, target(uri), listener, reconnect, reconnectListener);
+    reconnecting.add(ws);
+    ws.closeFuture().whenComplete((v, e) -> reconnecting.remove(ws));
+    return ws.start()
+        .whenComplete(
+            (v, e) -> {
+              if (e != null) {
+                reconnecting.remove(ws);
+              }
+            });
   }
 
   private CompletableFuture<WebSocket> connect(URI uri, WebSocketImpl ws) {
@@ -121,9 +147,10 @@ public final class WebSocketClient implements AutoCloseable {
     return uri.getRawQuery() == null ? path : path + "?" + uri.getRawQuery();
   }
 
-  /** Releases the client's threads; its open connections are aborted. */
+  /** Releases the client's threads; its open connections are aborted, and none reconnects. */
   @Override
   public void close() {
+    reconnecting.forEach(ReconnectingWebSocket::stop);
     transport.close();
   }
 
@@ -135,6 +162,8 @@ public final class WebSocketClient implements AutoCloseable {
     private final Headers.Builder headers = Headers.builder();
     private boolean insecure;
     private Function<URI, Optional<WebSocketProxy>> proxies = uri -> Optional.empty();
+    private ReconnectPolicy reconnect;
+    private ReconnectListener reconnectListener = new ReconnectListener() {};
 
     private Builder() {}
 
@@ -223,6 +252,49 @@ public final class WebSocketClient implements AutoCloseable {
     }
 
     /**
+     * Makes each connection reconnect, with this policy's backoff, after it drops. The {@link
+     * WebSocket} that {@code connect} returns then stays the same object while its connection is
+     * replaced underneath:
+     *
+     * <ul>
+     *   <li>Reconnects after every close except: the application's own {@code close()} or {@code
+     *       abort()}, the client's {@link WebSocketClient#close()}, and a server's 1000 (Normal
+     *       Closure: the server ended the conversation on purpose). So a dropped TCP connection
+     *       (1006), a server going away or restarting (1001, 1012), a server error (1011) and a
+     *       dead peer found by keepalive all reconnect. After the attempts run out it closes for
+     *       good with 1006.
+     *   <li>The first connection is not retried: {@code connect} fails as without this option.
+     *   <li>Sends while disconnected fail at once with {@link WebSocketClosedException} (code 1006):
+     *       nothing is buffered behind the application's back, so it decides what to resend.
+     *   <li>The listener's {@link WebSocketListener#onOpen} runs for each new connection (to
+     *       resubscribe, say), {@link WebSocketListener#onError} for each failure, and {@link
+     *       WebSocketListener#onClose} once, at the final close. {@link WebSocket#receive()} waits
+     *       across reconnections and throws only at the final close; {@link
+     *       WebSocket#closeFuture()} completes then too.
+     * </ul>
+     *
+     * @param policy the backoff and the bound on attempts
+     * @return this builder
+     */
+    public Builder reconnect(ReconnectPolicy policy) {
+      reconnect = Objects.requireNonNull(policy, "policy");
+      return this;
+    }
+
+    /**
+     * Makes each connection reconnect after it drops, as {@link #reconnect(ReconnectPolicy)}
+     * says, and tells {@code listener} of each attempt and each reconnection.
+     *
+     * @param policy the backoff and the bound on attempts
+     * @param listener hears attempts and reconnections
+     * @return this builder
+     */
+    public Builder reconnect(ReconnectPolicy policy, ReconnectListener listener) {
+      reconnectListener = Objects.requireNonNull(listener, "listener");
+      return reconnect(policy);
+    }
+
+    /**
      * Builds the client.
      *
      * @return the client
@@ -234,7 +306,7 @@ public final class WebSocketClient implements AutoCloseable {
               .withSubprotocols(config.subprotocols())
               .withExtensions(Transports.extensions(config))
               .withHeaders(headers.build());
-      return new WebSocketClient(Transports.client(config, handshake, tls, insecure), proxies);
+      return new WebSocketClient(Transports.client(config, handshake, tls, insecure), this);
     }
   }
 }
