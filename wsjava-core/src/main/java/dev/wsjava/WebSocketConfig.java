@@ -20,11 +20,14 @@ import java.util.Objects;
  * @param maxQueuedBytes the outbound queue bound per connection; sends past it fail fast
  * @param handshakeTimeout longest time to complete the opening handshake (and TLS)
  * @param idleTimeout close (1001) a connection that received nothing this long; zero for never
- * @param pingInterval ping a quiet peer this often and fail it (1011) when no pong comes back in the
- *     next interval; zero for never
+ * @param pingInterval ping a quiet peer this often (clients and servers alike); zero for never
  * @param closeTimeout longest wait for the peer's answer to a close
  * @param readBufferSize bytes read from a socket at once
  * @param eventLoops NIO event loops; 0 for one per available processor
+ * @param pongTimeout after a ping, how long the peer has to send anything (a pong or any other
+ *     frame) before it is taken as dead: the connection is then dropped at once and reported
+ *     closed with 1006 (no closing handshake: a dead peer cannot answer one); zero for the ping
+ *     interval
  */
 public record WebSocketConfig(
     Transport transport,
@@ -37,7 +40,8 @@ public record WebSocketConfig(
     Duration pingInterval,
     Duration closeTimeout,
     int readBufferSize,
-    int eventLoops) {
+    int eventLoops,
+    Duration pongTimeout) {
 
   /**
    * Checks the configuration.
@@ -53,6 +57,7 @@ public record WebSocketConfig(
    * @param closeTimeout positive
    * @param readBufferSize at least 1024
    * @param eventLoops zero or positive
+   * @param pongTimeout zero (the ping interval) or positive
    */
   public WebSocketConfig {
     Objects.requireNonNull(transport, "transport");
@@ -64,7 +69,7 @@ public record WebSocketConfig(
     // The transport config checks the rest, with the same messages for both.
     new ConnectionConfig(
         SessionConfig.DEFAULTS, maxQueuedBytes, handshakeTimeout, idleTimeout, pingInterval,
-        closeTimeout, readBufferSize);
+        closeTimeout, readBufferSize, pongTimeout);
   }
 
   /**
@@ -85,7 +90,8 @@ public record WebSocketConfig(
         ConnectionConfig.DEFAULT_PING_INTERVAL,
         ConnectionConfig.DEFAULT_CLOSE_TIMEOUT,
         ConnectionConfig.DEFAULT_READ_BUFFER_SIZE,
-        0);
+        0,
+        ConnectionConfig.DEFAULT_PONG_TIMEOUT);
   }
 
   /**
@@ -115,7 +121,8 @@ public record WebSocketConfig(
         idleTimeout,
         pingInterval,
         closeTimeout,
-        readBufferSize);
+        readBufferSize,
+        pongTimeout);
   }
 
   /** Builds a {@link WebSocketConfig}; each setter replaces one component. Not thread-safe. */
@@ -131,6 +138,7 @@ public record WebSocketConfig(
     private Duration closeTimeout;
     private int readBufferSize;
     private int eventLoops;
+    private Duration pongTimeout;
 
     private Builder(WebSocketConfig c) {
       transport = c.transport;
@@ -144,6 +152,7 @@ public record WebSocketConfig(
       closeTimeout = c.closeTimeout;
       readBufferSize = c.readBufferSize;
       eventLoops = c.eventLoops;
+      pongTimeout = c.pongTimeout;
     }
 
     /**
@@ -235,6 +244,18 @@ public record WebSocketConfig(
     }
 
     /**
+     * Sets how long a pinged peer has to send something before the connection is dropped as dead
+     * (reported as 1006).
+     *
+     * @param value positive; zero for the ping interval (the default)
+     * @return this builder
+     */
+    public Builder pongTimeout(Duration value) {
+      pongTimeout = value;
+      return this;
+    }
+
+    /**
      * Sets the close timeout.
      *
      * @param value positive
@@ -276,7 +297,7 @@ public record WebSocketConfig(
     public WebSocketConfig build() {
       return new WebSocketConfig(
           transport, limits, deflate, subprotocols, maxQueuedBytes, handshakeTimeout, idleTimeout,
-          pingInterval, closeTimeout, readBufferSize, eventLoops);
+          pingInterval, closeTimeout, readBufferSize, eventLoops, pongTimeout);
     }
   }
 }

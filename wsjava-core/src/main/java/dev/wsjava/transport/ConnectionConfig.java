@@ -13,10 +13,13 @@ import java.util.Objects;
  * @param handshakeTimeout longest time from TCP accept or connect to a completed handshake
  * @param idleTimeout longest time without any byte received before the connection is closed
  *     (1001); {@link Duration#ZERO} for none
- * @param pingInterval how often to ping an otherwise quiet peer, and how long to wait for its pong
- *     before failing the connection as dead; {@link Duration#ZERO} for none
+ * @param pingInterval how often to ping an otherwise quiet peer; {@link Duration#ZERO} for none
  * @param closeTimeout longest wait for the peer's close frame or TCP close after this end closed
  * @param readBufferSize bytes read from the socket at once
+ * @param pongTimeout how long after a ping the peer has to send anything (its pong, or any frame)
+ *     before it is taken as dead: the connection is then closed at once, reported as 1006, with no
+ *     closing handshake (a dead peer cannot answer one); {@link Duration#ZERO} for the ping
+ *     interval (see {@link #deadPeerTimeout()})
  */
 public record ConnectionConfig(
     SessionConfig session,
@@ -25,7 +28,8 @@ public record ConnectionConfig(
     Duration idleTimeout,
     Duration pingInterval,
     Duration closeTimeout,
-    int readBufferSize) {
+    int readBufferSize,
+    Duration pongTimeout) {
 
   /** 16 MiB: one maximal message may always be queued, and no slow reader can grow more. */
   public static final long DEFAULT_MAX_QUEUED_BYTES = 16L << 20;
@@ -39,6 +43,8 @@ public record ConnectionConfig(
   public static final Duration DEFAULT_CLOSE_TIMEOUT = Duration.ofSeconds(5);
   /** 64 KiB: large reads save system calls; borrowed only while data flows. */
   public static final int DEFAULT_READ_BUFFER_SIZE = 64 * 1024;
+  /** Zero, the ping interval: a peer gets as long to answer a ping as the interval between pings. */
+  public static final Duration DEFAULT_PONG_TIMEOUT = Duration.ZERO;
 
   /** The defaults above. */
   public static final ConnectionConfig DEFAULTS =
@@ -49,7 +55,8 @@ public record ConnectionConfig(
           DEFAULT_IDLE_TIMEOUT,
           DEFAULT_PING_INTERVAL,
           DEFAULT_CLOSE_TIMEOUT,
-          DEFAULT_READ_BUFFER_SIZE);
+          DEFAULT_READ_BUFFER_SIZE,
+          DEFAULT_PONG_TIMEOUT);
 
   /**
    * Checks the configuration.
@@ -61,6 +68,7 @@ public record ConnectionConfig(
    * @param pingInterval zero or positive
    * @param closeTimeout positive
    * @param readBufferSize at least 1024
+   * @param pongTimeout zero (the ping interval) or positive
    */
   public ConnectionConfig {
     Objects.requireNonNull(session, "session");
@@ -74,6 +82,52 @@ public record ConnectionConfig(
     if (readBufferSize < 1024) {
       throw new IllegalArgumentException("readBufferSize must be at least 1024: " + readBufferSize);
     }
+    notNegative("pongTimeout", pongTimeout);
+  }
+
+  /**
+   * Checks a configuration with the default pong timeout (the ping interval).
+   *
+   * @param session the session rules, not null
+   * @param maxQueuedBytes at least 1
+   * @param handshakeTimeout positive
+   * @param idleTimeout zero or positive
+   * @param pingInterval zero or positive
+   * @param closeTimeout positive
+   * @param readBufferSize at least 1024
+   */
+  public ConnectionConfig(
+      SessionConfig session,
+      long maxQueuedBytes,
+      Duration handshakeTimeout,
+      Duration idleTimeout,
+      Duration pingInterval,
+      Duration closeTimeout,
+      int readBufferSize) {
+    this(
+        session, maxQueuedBytes, handshakeTimeout, idleTimeout, pingInterval, closeTimeout,
+        readBufferSize, DEFAULT_PONG_TIMEOUT);
+  }
+
+  /**
+   * Returns how long a pinged peer has to send something before it is taken as dead.
+   *
+   * @return {@link #pongTimeout()}, or the ping interval when that is zero
+   */
+  public Duration deadPeerTimeout() {
+    return pongTimeout.isZero() ? pingInterval : pongTimeout;
+  }
+
+  /**
+   * Describes the failure of a pinged peer that stayed silent, for both transports alike.
+   *
+   * @return a timeout that names the wait
+   */
+  public java.util.concurrent.TimeoutException deadPeer() {
+    return new java.util.concurrent.TimeoutException(
+        "keepalive: nothing received within "
+            + deadPeerTimeout().toMillis()
+            + " ms of a ping; the peer is taken as dead and the connection dropped");
   }
 
   private static void positive(String name, Duration d) {
