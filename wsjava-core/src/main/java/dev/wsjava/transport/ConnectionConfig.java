@@ -1,6 +1,12 @@
 package dev.wsjava.transport;
 
 import dev.wsjava.session.SessionConfig;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.StandardSocketOptions;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -20,6 +26,7 @@ import java.util.Objects;
  *     before it is taken as dead: the connection is then closed at once, reported as 1006, with no
  *     closing handshake (a dead peer cannot answer one); {@link Duration#ZERO} for the ping
  *     interval (see {@link #deadPeerTimeout()})
+ * @param socket the TCP options of each connection's socket
  */
 public record ConnectionConfig(
     SessionConfig session,
@@ -29,7 +36,8 @@ public record ConnectionConfig(
     Duration pingInterval,
     Duration closeTimeout,
     int readBufferSize,
-    Duration pongTimeout) {
+    Duration pongTimeout,
+    SocketOptions socket) {
 
   /** 16 MiB: one maximal message may always be queued, and no slow reader can grow more. */
   public static final long DEFAULT_MAX_QUEUED_BYTES = 16L << 20;
@@ -56,7 +64,8 @@ public record ConnectionConfig(
           DEFAULT_PING_INTERVAL,
           DEFAULT_CLOSE_TIMEOUT,
           DEFAULT_READ_BUFFER_SIZE,
-          DEFAULT_PONG_TIMEOUT);
+          DEFAULT_PONG_TIMEOUT,
+          SocketOptions.DEFAULTS);
 
   /**
    * Checks the configuration.
@@ -69,6 +78,7 @@ public record ConnectionConfig(
    * @param closeTimeout positive
    * @param readBufferSize at least 1024
    * @param pongTimeout zero (the ping interval) or positive
+   * @param socket not null
    */
   public ConnectionConfig {
     Objects.requireNonNull(session, "session");
@@ -83,10 +93,11 @@ public record ConnectionConfig(
       throw new IllegalArgumentException("readBufferSize must be at least 1024: " + readBufferSize);
     }
     notNegative("pongTimeout", pongTimeout);
+    Objects.requireNonNull(socket, "socket");
   }
 
   /**
-   * Checks a configuration with the default pong timeout (the ping interval).
+   * Checks a configuration with the default pong timeout (the ping interval) and socket options.
    *
    * @param session the session rules, not null
    * @param maxQueuedBytes at least 1
@@ -106,7 +117,7 @@ public record ConnectionConfig(
       int readBufferSize) {
     this(
         session, maxQueuedBytes, handshakeTimeout, idleTimeout, pingInterval, closeTimeout,
-        readBufferSize, DEFAULT_PONG_TIMEOUT);
+        readBufferSize, DEFAULT_PONG_TIMEOUT, SocketOptions.DEFAULTS);
   }
 
   /**
@@ -139,6 +150,96 @@ public record ConnectionConfig(
   private static void notNegative(String name, Duration d) {
     if (d == null || d.isNegative()) {
       throw new IllegalArgumentException(name + " must not be negative: " + d);
+    }
+  }
+
+  /**
+   * TCP options of a connection's socket, for both transports, client and server.
+   *
+   * @param sendBuffer {@code SO_SNDBUF} in bytes; 0 for the operating system's default (which
+   *     usually tunes itself)
+   * @param receiveBuffer {@code SO_RCVBUF} in bytes; 0 for the operating system's default. A
+   *     server sets it on its listening socket too, before binding, so that windows over 64 KiB
+   *     can be negotiated
+   * @param tcpNoDelay {@code TCP_NODELAY}: send small frames at once instead of waiting to
+   *     coalesce them (Nagle's algorithm); on by default, as a message protocol wants
+   */
+  public record SocketOptions(int sendBuffer, int receiveBuffer, boolean tcpNoDelay) {
+    /** OS buffer sizes, {@code TCP_NODELAY} on. */
+    public static final SocketOptions DEFAULTS = new SocketOptions(0, 0, true);
+
+    /**
+     * Checks the options.
+     *
+     * @param sendBuffer zero or positive
+     * @param receiveBuffer zero or positive
+     * @param tcpNoDelay whether Nagle's algorithm is off
+     */
+    public SocketOptions {
+      if (sendBuffer < 0 || receiveBuffer < 0) {
+        throw new IllegalArgumentException(
+            "socket buffer sizes must not be negative (0 is the OS default): send "
+                + sendBuffer
+                + ", receive "
+                + receiveBuffer);
+      }
+    }
+
+    /**
+     * Sets the options on a connection's socket, before it connects.
+     *
+     * @param socket a client socket, or one a server accepted
+     * @throws IOException when the OS refuses an option
+     */
+    public void applyTo(Socket socket) throws IOException {
+      socket.setTcpNoDelay(tcpNoDelay);
+      if (sendBuffer > 0) {
+        socket.setSendBufferSize(sendBuffer);
+      }
+      if (receiveBuffer > 0) {
+        socket.setReceiveBufferSize(receiveBuffer);
+      }
+    }
+
+    /**
+     * Sets the options on a connection's channel, before it connects.
+     *
+     * @param channel a client channel, or one a server accepted
+     * @throws IOException when the OS refuses an option
+     */
+    public void applyTo(SocketChannel channel) throws IOException {
+      channel.setOption(StandardSocketOptions.TCP_NODELAY, tcpNoDelay);
+      if (sendBuffer > 0) {
+        channel.setOption(StandardSocketOptions.SO_SNDBUF, sendBuffer);
+      }
+      if (receiveBuffer > 0) {
+        channel.setOption(StandardSocketOptions.SO_RCVBUF, receiveBuffer);
+      }
+    }
+
+    /**
+     * Sets the receive buffer on a listening socket, before it binds; accepted sockets inherit it.
+     *
+     * @param listener the server socket
+     * @throws IOException when the OS refuses it
+     */
+    public void applyToListener(ServerSocket listener) throws IOException {
+      if (receiveBuffer > 0) {
+        listener.setReceiveBufferSize(receiveBuffer);
+      }
+    }
+
+    /**
+     * Sets the receive buffer on a listening channel, before it binds; accepted channels inherit
+     * it.
+     *
+     * @param listener the server channel
+     * @throws IOException when the OS refuses it
+     */
+    public void applyToListener(ServerSocketChannel listener) throws IOException {
+      if (receiveBuffer > 0) {
+        listener.setOption(StandardSocketOptions.SO_RCVBUF, receiveBuffer);
+      }
     }
   }
 }

@@ -121,7 +121,7 @@ public final class BlockingClient implements ClientTransport {
     Alarm alarm = null;
     BlockingConnection connection = null;
     try {
-      raw.setTcpNoDelay(true);
+      connectionConfig.socket().applyTo(raw);
       ByteBuffer early = ByteBuffer.allocate(0);
       if (tunnel == null) {
         raw.connect(new InetSocketAddress(host, port), BlockingServer.millisLeft(deadline));

@@ -11,7 +11,6 @@ import dev.wsjava.transport.ConnectionConfig;
 import dev.wsjava.transport.ConnectionHandler;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.StandardSocketOptions;
 import java.net.URI;
 import java.net.UnknownHostException;
 import java.nio.channels.SocketChannel;
@@ -125,7 +124,7 @@ public final class NioClient implements ClientTransport {
     try {
       channel = SocketChannel.open();
       channel.configureBlocking(false);
-      channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+      connectionConfig.socket().applyTo(channel);
     } catch (IOException e) {
       return CompletableFuture.failedFuture(e);
     }
