@@ -22,7 +22,8 @@ import java.util.Optional;
  * <p>The WebSocket server's host name is always sent to the proxy as a name, and the proxy looks
  * it up: wsjava never resolves it itself when a proxy is used (no DNS leak, and names only the
  * proxy's network knows work). So {@code socks5://} and {@code socks5h://} mean the same here;
- * an IP literal goes to a SOCKS5 proxy as an address.
+ * an IP literal goes to a SOCKS5 proxy as an address. The handshake timeout covers the proxy
+ * stage too, and {@link WebSocket#remoteAddress()} is then the proxy's address.
  *
  * <pre>{@code
  * WebSocketClient client = WebSocketClient.builder()

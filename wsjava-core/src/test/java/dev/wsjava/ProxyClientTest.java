@@ -179,7 +179,8 @@ class ProxyClientTest {
     long start = System.nanoTime();
     assertThatThrownBy(() -> client.open(URI.create("wss://echo.example/")))
         .isInstanceOf(SocketTimeoutException.class)
-        .hasMessageContaining("within 400 ms");
+        .hasMessageContaining("within 400 ms")
+        .hasMessageEndingWith("(proxy http://127.0.0.1:" + proxy.port() + " had not opened the tunnel)");
     assertThat((System.nanoTime() - start) / 1e9).isBetween(0.3, 5.0);
   }
 }

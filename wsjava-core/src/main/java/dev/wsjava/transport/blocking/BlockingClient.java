@@ -120,6 +120,7 @@ public final class BlockingClient implements ClientTransport {
     Socket raw = new Socket();
     Alarm alarm = null;
     BlockingConnection connection = null;
+    boolean tunnelOpen = tunnel == null;
     try {
       connectionConfig.socket().applyTo(raw);
       ByteBuffer early = ByteBuffer.allocate(0);
@@ -127,6 +128,7 @@ public final class BlockingClient implements ClientTransport {
         raw.connect(new InetSocketAddress(host, port), BlockingServer.millisLeft(deadline));
       } else {
         early = tunnel(raw, tunnel, deadline, uri);
+        tunnelOpen = true;
         if (secure && early.hasRemaining()) {
           throw TunnelException.bytesBeforeTls(proxy, early.remaining());
         }
@@ -189,7 +191,14 @@ public final class BlockingClient implements ClientTransport {
           : new HandshakeException(message, e);
     } catch (IOException e) {
       if ((alarm != null && alarm.fired()) || e instanceof SocketTimeoutException) {
-        SocketTimeoutException timeout = timedOut(uri);
+        SocketTimeoutException timeout =
+            tunnelOpen
+                ? timedOut(uri)
+                : new SocketTimeoutException(
+                    timedOut(uri).getMessage()
+                        + " (proxy "
+                        + proxy
+                        + " had not opened the tunnel)");
         timeout.initCause(e);
         throw timeout;
       }
