@@ -264,6 +264,10 @@ class BlockingConnectionTest {
     Recorder remote = nextServerSide();
     assertThat(remote.close().code()).isEqualTo(CloseCode.ABNORMAL);
     assertThat(remote.errors).singleElement().isInstanceOf(TimeoutException.class);
+    // onClose comes before the socket closes (and the server forgets it): wait, bounded
+    for (int i = 0; i < 500 && server.openConnections() > 0; i++) {
+      Thread.sleep(10);
+    }
     assertThat(server.openConnections()).isZero();
   }
 
