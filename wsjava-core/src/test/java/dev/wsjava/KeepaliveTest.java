@@ -22,7 +22,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javax.net.ServerSocketFactory;
-import javax.net.ssl.SSLContext;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
@@ -33,8 +32,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 /** Client keepalive on both transports: pings on the interval, a silent peer dropped as dead. */
 class KeepaliveTest {
   @TempDir static Path dir;
-  static SSLContext serverTls;
-  static SSLContext clientTls;
+  static TestTls tls;
 
   ServerSocket rawPeer;
   WebSocketServer server;
@@ -42,9 +40,7 @@ class KeepaliveTest {
 
   @BeforeAll
   static void certificates() throws Exception {
-    SelfSigned cert = SelfSigned.create(dir);
-    serverTls = TlsContexts.fromPkcs12(cert.pkcs12(), cert.password());
-    clientTls = TlsContexts.trusting(cert.certPem());
+    tls = TestTls.create(dir);
   }
 
   @AfterEach
@@ -70,7 +66,7 @@ class KeepaliveTest {
                     .pingInterval(ping)
                     .pongTimeout(pong)
                     .build())
-            .tls(clientTls)
+            .tls(tls.client())
             .build();
   }
 
@@ -81,9 +77,9 @@ class KeepaliveTest {
   }
 
   /** Accepts one upgrade, answers 101, then reads everything and answers nothing. */
-  DeadPeer startDeadPeer(boolean tls) throws Exception {
+  DeadPeer startDeadPeer(boolean secure) throws Exception {
     ServerSocketFactory factory =
-        tls ? serverTls.getServerSocketFactory() : ServerSocketFactory.getDefault();
+        secure ? tls.server().getServerSocketFactory() : ServerSocketFactory.getDefault();
     rawPeer = factory.createServerSocket(0, 5, InetAddress.getLoopbackAddress());
     DeadPeer seen = new DeadPeer();
     Thread.ofVirtual().start(() -> {

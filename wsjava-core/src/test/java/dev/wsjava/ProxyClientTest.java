@@ -11,7 +11,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HexFormat;
-import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -23,8 +22,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 /** The client through in-process proxies: tunnels on both transports, ws and wss, and failures. */
 class ProxyClientTest {
   @TempDir static Path dir;
-  static SSLContext serverTls;
-  static SSLContext clientTls;
+  static TestTls tls;
 
   WebSocketServer server;
   WebSocketClient client;
@@ -32,9 +30,7 @@ class ProxyClientTest {
 
   @BeforeAll
   static void certificates() throws Exception {
-    SelfSigned cert = SelfSigned.create(dir);
-    serverTls = TlsContexts.fromPkcs12(cert.pkcs12(), cert.password());
-    clientTls = TlsContexts.trusting(cert.certPem());
+    tls = TestTls.create(dir);
   }
 
   @AfterEach
@@ -50,7 +46,7 @@ class ProxyClientTest {
     }
   }
 
-  int startServer(boolean tls) throws Exception {
+  int startServer(boolean secure) throws Exception {
     WebSocketServer.Builder b =
         WebSocketServer.builder()
             .bind("127.0.0.1", 0)
@@ -60,8 +56,8 @@ class ProxyClientTest {
                 ws.sendText(text);
               }
             });
-    if (tls) {
-      b.tls(serverTls);
+    if (secure) {
+      b.tls(tls.server());
     }
     server = b.start();
     return server.port();
@@ -76,7 +72,7 @@ class ProxyClientTest {
                     .eventLoops(1)
                     .handshakeTimeout(handshakeTimeout)
                     .build())
-            .tls(clientTls)
+            .tls(tls.client())
             .proxy(through)
             .build();
   }
