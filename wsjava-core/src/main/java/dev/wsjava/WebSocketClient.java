@@ -2,12 +2,20 @@ package dev.wsjava;
 
 import dev.wsjava.handshake.ClientHandshakeConfig;
 import dev.wsjava.handshake.Headers;
+import dev.wsjava.proxy.TunnelException;
 import dev.wsjava.transport.ClientTransport;
+import dev.wsjava.transport.Connection;
+import dev.wsjava.transport.ConnectionHandler;
 import java.io.IOException;
 import java.net.URI;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.function.Function;
 import javax.net.ssl.SSLContext;
 
 /**
@@ -24,13 +32,21 @@ import javax.net.ssl.SSLContext;
  * }</pre>
  *
  * <p>{@code wss://} checks the server's certificate chain and host name against the JDK's trust
- * store (or the given {@link SSLContext}) and sends SNI. Thread-safe.
+ * store (or the given {@link SSLContext}) and sends SNI. Through a {@link WebSocketProxy}, TLS runs
+ * end to end through the tunnel and those checks name the server, not the proxy. Thread-safe.
  */
 public final class WebSocketClient implements AutoCloseable {
   private final ClientTransport transport;
+  private final Function<URI, Optional<WebSocketProxy>> proxies;
+  private final ReconnectPolicy reconnect;
+  private final ReconnectListener reconnectListener;
+  private final Set<ReconnectingWebSocket> reconnecting = ConcurrentHashMap.newKeySet();
 
-  private WebSocketClient(ClientTransport transport) {
+  private WebSocketClient(ClientTransport transport, Builder b) {
     this.transport = transport;
+    this.proxies = b.proxies;
+    this.reconnect = b.reconnect;
+    this.reconnectListener = b.reconnectListener;
   }
 
   /**
@@ -48,10 +64,13 @@ public final class WebSocketClient implements AutoCloseable {
    * @param uri a {@code ws://} or {@code wss://} URI
    * @param listener the event callbacks
    * @return completed with the open connection, or failed with why (for a refused handshake, the
-   *     HTTP status is in the message)
+   *     HTTP status is in the message; {@link ProxyException} when the proxy failed)
    */
   public CompletableFuture<WebSocket> connect(URI uri, WebSocketListener listener) {
-    return connect(uri, new WebSocketImpl(Objects.requireNonNull(listener, "listener"), target(uri)));
+    Objects.requireNonNull(listener, "listener");
+    return reconnect != null
+        ? reconnecting(uri, listener)
+        : connect(uri, new WebSocketImpl(listener, target(uri)));
   }
 
   /**
@@ -61,7 +80,9 @@ public final class WebSocketClient implements AutoCloseable {
    * @return completed with the open connection
    */
   public CompletableFuture<WebSocket> connect(URI uri) {
-    return connect(uri, new WebSocketImpl(null, target(uri)));
+    return reconnect != null
+        ? reconnecting(uri, null)
+        : connect(uri, new WebSocketImpl(null, target(uri)));
   }
 
   /**
@@ -84,8 +105,41 @@ public final class WebSocketClient implements AutoCloseable {
     }
   }
 
+  private CompletableFuture<WebSocket> reconnecting(URI uri, WebSocketListener listener) {
+    ReconnectingWebSocket ws =
+        new ReconnectingWebSocket(this, uri, target(uri), listener, reconnect, reconnectListener);
+    reconnecting.add(ws);
+    ws.closeFuture().whenComplete((v, e) -> reconnecting.remove(ws));
+    return ws.start()
+        .whenComplete(
+            (v, e) -> {
+              if (e != null) {
+                reconnecting.remove(ws);
+              }
+            });
+  }
+
   private CompletableFuture<WebSocket> connect(URI uri, WebSocketImpl ws) {
-    return transport.connect(uri, ws).thenApply(connection -> ws);
+    return open(uri, ws).thenApply(connection -> ws);
+  }
+
+  /** Opens one transport connection, through the proxy that applies to {@code uri}, if any. */
+  CompletableFuture<Connection> open(URI uri, ConnectionHandler handler) {
+    Optional<WebSocketProxy> proxy;
+    try {
+      proxy = proxies.apply(uri);
+    } catch (IllegalArgumentException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+    return transport
+        .connect(uri, proxy.map(WebSocketProxy::spec).orElse(null), handler)
+        .exceptionallyCompose(e -> CompletableFuture.failedFuture(apiFailure(e)));
+  }
+
+  /** The transport's proxy failures become the API's {@link ProxyException}. */
+  private static Throwable apiFailure(Throwable e) {
+    Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+    return cause instanceof TunnelException t ? new ProxyException(t.getMessage(), t.getCause()) : cause;
   }
 
   private static String target(URI uri) {
@@ -93,9 +147,10 @@ public final class WebSocketClient implements AutoCloseable {
     return uri.getRawQuery() == null ? path : path + "?" + uri.getRawQuery();
   }
 
-  /** Releases the client's threads; its open connections are aborted. */
+  /** Releases the client's threads; its open connections are aborted, and none reconnects. */
   @Override
   public void close() {
+    reconnecting.forEach(ReconnectingWebSocket::stop);
     transport.close();
   }
 
@@ -106,8 +161,38 @@ public final class WebSocketClient implements AutoCloseable {
     private String origin;
     private final Headers.Builder headers = Headers.builder();
     private boolean insecure;
+    private Function<URI, Optional<WebSocketProxy>> proxies = uri -> Optional.empty();
+    private ReconnectPolicy reconnect;
+    private ReconnectListener reconnectListener = new ReconnectListener() {};
 
     private Builder() {}
+
+    /**
+     * Tunnels every connection through this proxy (HTTP CONNECT or SOCKS5), for {@code ws://} and
+     * {@code wss://} alike. Replaces {@link #proxyFromEnvironment()}.
+     *
+     * @param value the proxy, for example {@code WebSocketProxy.parse("socks5://127.0.0.1:1080")}
+     * @return this builder
+     */
+    public Builder proxy(WebSocketProxy value) {
+      Optional<WebSocketProxy> proxy = Optional.of(value);
+      proxies = uri -> proxy;
+      return this;
+    }
+
+    /**
+     * Picks each connection's proxy from the environment when it connects, as {@link
+     * WebSocketProxy#fromEnvironment(URI)} describes ({@code https_proxy} for {@code wss://},
+     * {@code http_proxy} for {@code ws://}, {@code all_proxy}, and the {@code no_proxy}
+     * exceptions). A variable that holds no valid proxy fails the connection with an {@link
+     * IllegalArgumentException} that names it. Replaces {@link #proxy(WebSocketProxy)}.
+     *
+     * @return this builder
+     */
+    public Builder proxyFromEnvironment() {
+      proxies = WebSocketProxy::fromEnvironment;
+      return this;
+    }
 
     /**
      * Sets the configuration (transport, limits, deflate, subprotocols, timeouts, ...).
@@ -167,6 +252,49 @@ public final class WebSocketClient implements AutoCloseable {
     }
 
     /**
+     * Makes each connection reconnect, with this policy's backoff, after it drops. The {@link
+     * WebSocket} that {@code connect} returns then stays the same object while its connection is
+     * replaced underneath:
+     *
+     * <ul>
+     *   <li>Reconnects after every close except: the application's own {@code close()} or {@code
+     *       abort()}, the client's {@link WebSocketClient#close()}, and a server's 1000 (Normal
+     *       Closure: the server ended the conversation on purpose). So a dropped TCP connection
+     *       (1006), a server going away or restarting (1001, 1012), a server error (1011) and a
+     *       dead peer found by keepalive all reconnect. After the attempts run out it closes for
+     *       good with 1006.
+     *   <li>The first connection is not retried: {@code connect} fails as without this option.
+     *   <li>Sends while disconnected fail at once with {@link WebSocketClosedException} (code 1006):
+     *       nothing is buffered behind the application's back, so it decides what to resend.
+     *   <li>The listener's {@link WebSocketListener#onOpen} runs for each new connection (to
+     *       resubscribe, say), {@link WebSocketListener#onError} for each failure, and {@link
+     *       WebSocketListener#onClose} once, at the final close. {@link WebSocket#receive()} waits
+     *       across reconnections and throws only at the final close; {@link
+     *       WebSocket#closeFuture()} completes then too.
+     * </ul>
+     *
+     * @param policy the backoff and the bound on attempts
+     * @return this builder
+     */
+    public Builder reconnect(ReconnectPolicy policy) {
+      reconnect = Objects.requireNonNull(policy, "policy");
+      return this;
+    }
+
+    /**
+     * Makes each connection reconnect after it drops, as {@link #reconnect(ReconnectPolicy)}
+     * says, and tells {@code listener} of each attempt and each reconnection.
+     *
+     * @param policy the backoff and the bound on attempts
+     * @param listener hears attempts and reconnections
+     * @return this builder
+     */
+    public Builder reconnect(ReconnectPolicy policy, ReconnectListener listener) {
+      reconnectListener = Objects.requireNonNull(listener, "listener");
+      return reconnect(policy);
+    }
+
+    /**
      * Builds the client.
      *
      * @return the client
@@ -178,7 +306,7 @@ public final class WebSocketClient implements AutoCloseable {
               .withSubprotocols(config.subprotocols())
               .withExtensions(Transports.extensions(config))
               .withHeaders(headers.build());
-      return new WebSocketClient(Transports.client(config, handshake, tls, insecure));
+      return new WebSocketClient(Transports.client(config, handshake, tls, insecure), this);
     }
   }
 }

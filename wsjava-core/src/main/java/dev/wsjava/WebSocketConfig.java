@@ -20,11 +20,17 @@ import java.util.Objects;
  * @param maxQueuedBytes the outbound queue bound per connection; sends past it fail fast
  * @param handshakeTimeout longest time to complete the opening handshake (and TLS)
  * @param idleTimeout close (1001) a connection that received nothing this long; zero for never
- * @param pingInterval ping a quiet peer this often and fail it (1011) when no pong comes back in the
- *     next interval; zero for never
+ * @param pingInterval ping a quiet peer this often (clients and servers alike); zero for never
  * @param closeTimeout longest wait for the peer's answer to a close
  * @param readBufferSize bytes read from a socket at once
  * @param eventLoops NIO event loops; 0 for one per available processor
+ * @param pongTimeout after a ping, how long the peer has to send anything (a pong or any other
+ *     frame) before it is taken as dead: the connection is then dropped at once and reported
+ *     closed with 1006 (no closing handshake: a dead peer cannot answer one); zero for the ping
+ *     interval
+ * @param socketSendBuffer each socket's {@code SO_SNDBUF} in bytes; 0 for the OS default
+ * @param socketReceiveBuffer each socket's {@code SO_RCVBUF} in bytes; 0 for the OS default
+ * @param tcpNoDelay {@code TCP_NODELAY}: frames go out at once rather than wait to be coalesced
  */
 public record WebSocketConfig(
     Transport transport,
@@ -37,7 +43,11 @@ public record WebSocketConfig(
     Duration pingInterval,
     Duration closeTimeout,
     int readBufferSize,
-    int eventLoops) {
+    int eventLoops,
+    Duration pongTimeout,
+    int socketSendBuffer,
+    int socketReceiveBuffer,
+    boolean tcpNoDelay) {
 
   /**
    * Checks the configuration.
@@ -53,6 +63,10 @@ public record WebSocketConfig(
    * @param closeTimeout positive
    * @param readBufferSize at least 1024
    * @param eventLoops zero or positive
+   * @param pongTimeout zero (the ping interval) or positive
+   * @param socketSendBuffer zero (OS default) or positive
+   * @param socketReceiveBuffer zero (OS default) or positive
+   * @param tcpNoDelay whether Nagle's algorithm is off
    */
   public WebSocketConfig {
     Objects.requireNonNull(transport, "transport");
@@ -64,12 +78,14 @@ public record WebSocketConfig(
     // The transport config checks the rest, with the same messages for both.
     new ConnectionConfig(
         SessionConfig.DEFAULTS, maxQueuedBytes, handshakeTimeout, idleTimeout, pingInterval,
-        closeTimeout, readBufferSize);
+        closeTimeout, readBufferSize, pongTimeout,
+        new ConnectionConfig.SocketOptions(socketSendBuffer, socketReceiveBuffer, tcpNoDelay));
   }
 
   /**
    * Returns the defaults: NIO, default limits, permessage-deflate on with its defaults, no
-   * subprotocols, and {@link ConnectionConfig}'s queue bound and timeouts.
+   * subprotocols, {@link ConnectionConfig}'s queue bound and timeouts, the OS's socket buffer sizes
+   * and {@code TCP_NODELAY} on.
    *
    * @return the default configuration
    */
@@ -85,7 +101,11 @@ public record WebSocketConfig(
         ConnectionConfig.DEFAULT_PING_INTERVAL,
         ConnectionConfig.DEFAULT_CLOSE_TIMEOUT,
         ConnectionConfig.DEFAULT_READ_BUFFER_SIZE,
-        0);
+        0,
+        ConnectionConfig.DEFAULT_PONG_TIMEOUT,
+        0,
+        0,
+        true);
   }
 
   /**
@@ -115,7 +135,9 @@ public record WebSocketConfig(
         idleTimeout,
         pingInterval,
         closeTimeout,
-        readBufferSize);
+        readBufferSize,
+        pongTimeout,
+        new ConnectionConfig.SocketOptions(socketSendBuffer, socketReceiveBuffer, tcpNoDelay));
   }
 
   /** Builds a {@link WebSocketConfig}; each setter replaces one component. Not thread-safe. */
@@ -131,6 +153,10 @@ public record WebSocketConfig(
     private Duration closeTimeout;
     private int readBufferSize;
     private int eventLoops;
+    private Duration pongTimeout;
+    private int socketSendBuffer;
+    private int socketReceiveBuffer;
+    private boolean tcpNoDelay;
 
     private Builder(WebSocketConfig c) {
       transport = c.transport;
@@ -144,6 +170,10 @@ public record WebSocketConfig(
       closeTimeout = c.closeTimeout;
       readBufferSize = c.readBufferSize;
       eventLoops = c.eventLoops;
+      pongTimeout = c.pongTimeout;
+      socketSendBuffer = c.socketSendBuffer;
+      socketReceiveBuffer = c.socketReceiveBuffer;
+      tcpNoDelay = c.tcpNoDelay;
     }
 
     /**
@@ -235,6 +265,45 @@ public record WebSocketConfig(
     }
 
     /**
+     * Sets how long a pinged peer has to send something before the connection is dropped as dead
+     * (reported as 1006).
+     *
+     * @param value positive; zero for the ping interval (the default)
+     * @return this builder
+     */
+    public Builder pongTimeout(Duration value) {
+      pongTimeout = value;
+      return this;
+    }
+
+    /**
+     * Sets each socket's kernel buffers, client and server side, on both transports. Larger buffers
+     * carry more bytes in flight on long fat links; the OS default usually tunes itself.
+     *
+     * @param sendBytes {@code SO_SNDBUF}; 0 for the OS default
+     * @param receiveBytes {@code SO_RCVBUF}; 0 for the OS default (a server also sets it on its
+     *     listening socket, before binding)
+     * @return this builder
+     */
+    public Builder socketBuffers(int sendBytes, int receiveBytes) {
+      socketSendBuffer = sendBytes;
+      socketReceiveBuffer = receiveBytes;
+      return this;
+    }
+
+    /**
+     * Turns {@code TCP_NODELAY} on (the default: each frame goes out at once) or off (Nagle's
+     * algorithm may hold small frames back to coalesce them, trading latency for fewer packets).
+     *
+     * @param value true for no delay
+     * @return this builder
+     */
+    public Builder tcpNoDelay(boolean value) {
+      tcpNoDelay = value;
+      return this;
+    }
+
+    /**
      * Sets the close timeout.
      *
      * @param value positive
@@ -276,7 +345,8 @@ public record WebSocketConfig(
     public WebSocketConfig build() {
       return new WebSocketConfig(
           transport, limits, deflate, subprotocols, maxQueuedBytes, handshakeTimeout, idleTimeout,
-          pingInterval, closeTimeout, readBufferSize, eventLoops);
+          pingInterval, closeTimeout, readBufferSize, eventLoops, pongTimeout, socketSendBuffer,
+          socketReceiveBuffer, tcpNoDelay);
     }
   }
 }

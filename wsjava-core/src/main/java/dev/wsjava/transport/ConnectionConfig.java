@@ -1,6 +1,12 @@
 package dev.wsjava.transport;
 
 import dev.wsjava.session.SessionConfig;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.StandardSocketOptions;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -13,10 +19,14 @@ import java.util.Objects;
  * @param handshakeTimeout longest time from TCP accept or connect to a completed handshake
  * @param idleTimeout longest time without any byte received before the connection is closed
  *     (1001); {@link Duration#ZERO} for none
- * @param pingInterval how often to ping an otherwise quiet peer, and how long to wait for its pong
- *     before failing the connection as dead; {@link Duration#ZERO} for none
+ * @param pingInterval how often to ping an otherwise quiet peer; {@link Duration#ZERO} for none
  * @param closeTimeout longest wait for the peer's close frame or TCP close after this end closed
  * @param readBufferSize bytes read from the socket at once
+ * @param pongTimeout how long after a ping the peer has to send anything (its pong, or any frame)
+ *     before it is taken as dead: the connection is then closed at once, reported as 1006, with no
+ *     closing handshake (a dead peer cannot answer one); {@link Duration#ZERO} for the ping
+ *     interval (see {@link #deadPeerTimeout()})
+ * @param socket the TCP options of each connection's socket
  */
 public record ConnectionConfig(
     SessionConfig session,
@@ -25,7 +35,9 @@ public record ConnectionConfig(
     Duration idleTimeout,
     Duration pingInterval,
     Duration closeTimeout,
-    int readBufferSize) {
+    int readBufferSize,
+    Duration pongTimeout,
+    SocketOptions socket) {
 
   /** 16 MiB: one maximal message may always be queued, and no slow reader can grow more. */
   public static final long DEFAULT_MAX_QUEUED_BYTES = 16L << 20;
@@ -39,6 +51,8 @@ public record ConnectionConfig(
   public static final Duration DEFAULT_CLOSE_TIMEOUT = Duration.ofSeconds(5);
   /** 64 KiB: large reads save system calls; borrowed only while data flows. */
   public static final int DEFAULT_READ_BUFFER_SIZE = 64 * 1024;
+  /** Zero, the ping interval: a peer gets as long to answer a ping as the interval between pings. */
+  public static final Duration DEFAULT_PONG_TIMEOUT = Duration.ZERO;
 
   /** The defaults above. */
   public static final ConnectionConfig DEFAULTS =
@@ -49,7 +63,9 @@ public record ConnectionConfig(
           DEFAULT_IDLE_TIMEOUT,
           DEFAULT_PING_INTERVAL,
           DEFAULT_CLOSE_TIMEOUT,
-          DEFAULT_READ_BUFFER_SIZE);
+          DEFAULT_READ_BUFFER_SIZE,
+          DEFAULT_PONG_TIMEOUT,
+          SocketOptions.DEFAULTS);
 
   /**
    * Checks the configuration.
@@ -61,6 +77,8 @@ public record ConnectionConfig(
    * @param pingInterval zero or positive
    * @param closeTimeout positive
    * @param readBufferSize at least 1024
+   * @param pongTimeout zero (the ping interval) or positive
+   * @param socket not null
    */
   public ConnectionConfig {
     Objects.requireNonNull(session, "session");
@@ -74,6 +92,53 @@ public record ConnectionConfig(
     if (readBufferSize < 1024) {
       throw new IllegalArgumentException("readBufferSize must be at least 1024: " + readBufferSize);
     }
+    notNegative("pongTimeout", pongTimeout);
+    Objects.requireNonNull(socket, "socket");
+  }
+
+  /**
+   * Checks a configuration with the default pong timeout (the ping interval) and socket options.
+   *
+   * @param session the session rules, not null
+   * @param maxQueuedBytes at least 1
+   * @param handshakeTimeout positive
+   * @param idleTimeout zero or positive
+   * @param pingInterval zero or positive
+   * @param closeTimeout positive
+   * @param readBufferSize at least 1024
+   */
+  public ConnectionConfig(
+      SessionConfig session,
+      long maxQueuedBytes,
+      Duration handshakeTimeout,
+      Duration idleTimeout,
+      Duration pingInterval,
+      Duration closeTimeout,
+      int readBufferSize) {
+    this(
+        session, maxQueuedBytes, handshakeTimeout, idleTimeout, pingInterval, closeTimeout,
+        readBufferSize, DEFAULT_PONG_TIMEOUT, SocketOptions.DEFAULTS);
+  }
+
+  /**
+   * Returns how long a pinged peer has to send something before it is taken as dead.
+   *
+   * @return {@link #pongTimeout()}, or the ping interval when that is zero
+   */
+  public Duration deadPeerTimeout() {
+    return pongTimeout.isZero() ? pingInterval : pongTimeout;
+  }
+
+  /**
+   * Describes the failure of a pinged peer that stayed silent, for both transports alike.
+   *
+   * @return a timeout that names the wait
+   */
+  public java.util.concurrent.TimeoutException deadPeer() {
+    return new java.util.concurrent.TimeoutException(
+        "keepalive: nothing received within "
+            + deadPeerTimeout().toMillis()
+            + " ms of a ping; the peer is taken as dead and the connection dropped");
   }
 
   private static void positive(String name, Duration d) {
@@ -85,6 +150,96 @@ public record ConnectionConfig(
   private static void notNegative(String name, Duration d) {
     if (d == null || d.isNegative()) {
       throw new IllegalArgumentException(name + " must not be negative: " + d);
+    }
+  }
+
+  /**
+   * TCP options of a connection's socket, for both transports, client and server.
+   *
+   * @param sendBuffer {@code SO_SNDBUF} in bytes; 0 for the operating system's default (which
+   *     usually tunes itself)
+   * @param receiveBuffer {@code SO_RCVBUF} in bytes; 0 for the operating system's default. A
+   *     server sets it on its listening socket too, before binding, so that windows over 64 KiB
+   *     can be negotiated
+   * @param tcpNoDelay {@code TCP_NODELAY}: send small frames at once instead of waiting to
+   *     coalesce them (Nagle's algorithm); on by default, as a message protocol wants
+   */
+  public record SocketOptions(int sendBuffer, int receiveBuffer, boolean tcpNoDelay) {
+    /** OS buffer sizes, {@code TCP_NODELAY} on. */
+    public static final SocketOptions DEFAULTS = new SocketOptions(0, 0, true);
+
+    /**
+     * Checks the options.
+     *
+     * @param sendBuffer zero or positive
+     * @param receiveBuffer zero or positive
+     * @param tcpNoDelay whether Nagle's algorithm is off
+     */
+    public SocketOptions {
+      if (sendBuffer < 0 || receiveBuffer < 0) {
+        throw new IllegalArgumentException(
+            "socket buffer sizes must not be negative (0 is the OS default): send "
+                + sendBuffer
+                + ", receive "
+                + receiveBuffer);
+      }
+    }
+
+    /**
+     * Sets the options on a connection's socket, before it connects.
+     *
+     * @param socket a client socket, or one a server accepted
+     * @throws IOException when the OS refuses an option
+     */
+    public void applyTo(Socket socket) throws IOException {
+      socket.setTcpNoDelay(tcpNoDelay);
+      if (sendBuffer > 0) {
+        socket.setSendBufferSize(sendBuffer);
+      }
+      if (receiveBuffer > 0) {
+        socket.setReceiveBufferSize(receiveBuffer);
+      }
+    }
+
+    /**
+     * Sets the options on a connection's channel, before it connects.
+     *
+     * @param channel a client channel, or one a server accepted
+     * @throws IOException when the OS refuses an option
+     */
+    public void applyTo(SocketChannel channel) throws IOException {
+      channel.setOption(StandardSocketOptions.TCP_NODELAY, tcpNoDelay);
+      if (sendBuffer > 0) {
+        channel.setOption(StandardSocketOptions.SO_SNDBUF, sendBuffer);
+      }
+      if (receiveBuffer > 0) {
+        channel.setOption(StandardSocketOptions.SO_RCVBUF, receiveBuffer);
+      }
+    }
+
+    /**
+     * Sets the receive buffer on a listening socket, before it binds; accepted sockets inherit it.
+     *
+     * @param listener the server socket
+     * @throws IOException when the OS refuses it
+     */
+    public void applyToListener(ServerSocket listener) throws IOException {
+      if (receiveBuffer > 0) {
+        listener.setReceiveBufferSize(receiveBuffer);
+      }
+    }
+
+    /**
+     * Sets the receive buffer on a listening channel, before it binds; accepted channels inherit
+     * it.
+     *
+     * @param listener the server channel
+     * @throws IOException when the OS refuses it
+     */
+    public void applyToListener(ServerSocketChannel listener) throws IOException {
+      if (receiveBuffer > 0) {
+        listener.setOption(StandardSocketOptions.SO_RCVBUF, receiveBuffer);
+      }
     }
   }
 }

@@ -5,6 +5,9 @@ import dev.wsjava.handshake.ClientHandshake;
 import dev.wsjava.handshake.ClientHandshakeConfig;
 import dev.wsjava.handshake.HandshakeException;
 import dev.wsjava.protocol.Role;
+import dev.wsjava.proxy.ProxySpec;
+import dev.wsjava.proxy.Tunnel;
+import dev.wsjava.proxy.TunnelException;
 import dev.wsjava.transport.ClientTransport;
 import dev.wsjava.transport.Connection;
 import dev.wsjava.transport.ConnectionConfig;
@@ -17,6 +20,7 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.net.URI;
+import java.net.UnknownHostException;
 import java.nio.ByteBuffer;
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
@@ -86,18 +90,49 @@ public final class BlockingClient implements ClientTransport {
    */
   public Connection connectBlocking(URI uri, ConnectionHandler handler)
       throws IOException, HandshakeException {
+    return connectBlocking(uri, null, handler);
+  }
+
+  /**
+   * Connects through a proxy (or directly) and upgrades, blocking until the connection is open or
+   * has failed. Through a proxy the server's host name is not resolved here (the proxy resolves
+   * it), and TLS runs through the tunnel for the server's host name. The handshake timeout covers
+   * the connect to the proxy and the tunnel setup too.
+   *
+   * @param uri a {@code ws} or {@code wss} URI
+   * @param proxy the proxy to tunnel through, or null to connect directly
+   * @param handler receives the connection's events, on its own thread
+   * @return the open connection
+   * @throws TunnelException when the proxy could not be reached, refused the tunnel, or broke its
+   *     protocol
+   * @throws HandshakeException when the server's answer is not a valid 101
+   * @throws IOException when the connection, TLS or the handshake fails or times out
+   */
+  public Connection connectBlocking(URI uri, ProxySpec proxy, ConnectionHandler handler)
+      throws IOException, HandshakeException {
     Objects.requireNonNull(handler, "handler");
     ClientHandshake handshake = ClientHandshake.start(uri, handshakeConfig, random);
     boolean secure = uri.getScheme().toLowerCase(Locale.ROOT).equals("wss");
     String host = unbracket(uri.getHost());
     int port = uri.getPort() >= 0 ? uri.getPort() : secure ? 443 : 80;
+    Tunnel tunnel = proxy == null ? null : proxy.open(host, port);
     long deadline = System.nanoTime() + connectionConfig.handshakeTimeout().toNanos();
     Socket raw = new Socket();
     Alarm alarm = null;
     BlockingConnection connection = null;
+    boolean tunnelOpen = tunnel == null;
     try {
-      raw.setTcpNoDelay(true);
-      raw.connect(new InetSocketAddress(host, port), BlockingServer.millisLeft(deadline));
+      connectionConfig.socket().applyTo(raw);
+      ByteBuffer early = ByteBuffer.allocate(0);
+      if (tunnel == null) {
+        raw.connect(new InetSocketAddress(host, port), BlockingServer.millisLeft(deadline));
+      } else {
+        early = tunnel(raw, tunnel, deadline, uri);
+        tunnelOpen = true;
+        if (secure && early.hasRemaining()) {
+          throw TunnelException.bytesBeforeTls(proxy, early.remaining());
+        }
+      }
       Socket socket = raw;
       if (secure) {
         Duration timeout = connectionConfig.handshakeTimeout();
@@ -108,8 +143,8 @@ public final class BlockingClient implements ClientTransport {
       BlockingServer.write(out, handshake.request());
       InputStream in = socket.getInputStream();
       byte[] buffer = new byte[HANDSHAKE_READ];
-      ClientHandshake.Result result = null;
-      ByteBuffer received = ByteBuffer.allocate(0);
+      ByteBuffer received = early;
+      ClientHandshake.Result result = early.hasRemaining() ? handshake.receive(early) : null;
       while (result == null) {
         socket.setSoTimeout(millisLeft(deadline, uri));
         int n = in.read(buffer);
@@ -156,7 +191,14 @@ public final class BlockingClient implements ClientTransport {
           : new HandshakeException(message, e);
     } catch (IOException e) {
       if ((alarm != null && alarm.fired()) || e instanceof SocketTimeoutException) {
-        SocketTimeoutException timeout = timedOut(uri);
+        SocketTimeoutException timeout =
+            tunnelOpen
+                ? timedOut(uri)
+                : new SocketTimeoutException(
+                    timedOut(uri).getMessage()
+                        + " (proxy "
+                        + proxy
+                        + " had not opened the tunnel)");
         timeout.initCause(e);
         throw timeout;
       }
@@ -172,22 +214,68 @@ public final class BlockingClient implements ClientTransport {
   }
 
   /**
+   * Connects to the proxy and sets up the tunnel, within the handshake deadline.
+   *
+   * @return the bytes that came through the tunnel with the proxy's last answer
+   */
+  private ByteBuffer tunnel(Socket raw, Tunnel tunnel, long deadline, URI uri) throws IOException {
+    ProxySpec proxy = tunnel.proxy();
+    InetSocketAddress address = new InetSocketAddress(proxy.host(), proxy.port());
+    try {
+      if (address.isUnresolved()) {
+        throw new UnknownHostException("cannot resolve " + proxy.host());
+      }
+      raw.connect(address, BlockingServer.millisLeft(deadline));
+    } catch (SocketTimeoutException e) {
+      throw e;
+    } catch (IOException e) {
+      throw TunnelException.unreachable(proxy, e);
+    }
+    try {
+      OutputStream out = raw.getOutputStream();
+      InputStream in = raw.getInputStream();
+      byte[] buffer = new byte[HANDSHAKE_READ];
+      while (true) {
+        ByteBuffer send = tunnel.output();
+        if (send != null && send.hasRemaining()) {
+          BlockingServer.write(out, send);
+        }
+        raw.setSoTimeout(millisLeft(deadline, uri));
+        int n = in.read(buffer);
+        if (n < 0) {
+          throw tunnel.endOfStream();
+        }
+        ByteBuffer received = ByteBuffer.wrap(buffer, 0, n);
+        if (tunnel.receive(received) == Tunnel.Step.DONE) {
+          return ByteBuffer.allocate(received.remaining()).put(received).flip();
+        }
+      }
+    } catch (TunnelException | SocketTimeoutException e) {
+      throw e;
+    } catch (IOException e) {
+      throw new TunnelException(
+          proxy, "proxy " + proxy + " failed while opening the tunnel: " + e.getMessage(), e);
+    }
+  }
+
+  /**
    * Connects and upgrades on a new virtual thread.
    *
    * @param uri a {@code ws} or {@code wss} URI
+   * @param proxy the proxy to tunnel through, or null to connect directly
    * @param handler receives the connection's events
    * @return completed with the open connection, or exceptionally with what {@link
    *     #connectBlocking} throws
    */
   @Override
-  public CompletableFuture<Connection> connect(URI uri, ConnectionHandler handler) {
+  public CompletableFuture<Connection> connect(URI uri, ProxySpec proxy, ConnectionHandler handler) {
     CompletableFuture<Connection> future = new CompletableFuture<>();
     Thread.ofVirtual()
         .name("wsjava-connect")
         .start(
             () -> {
               try {
-                future.complete(connectBlocking(uri, handler));
+                future.complete(connectBlocking(uri, proxy, handler));
               } catch (Exception | Error e) {
                 future.completeExceptionally(e);
               }

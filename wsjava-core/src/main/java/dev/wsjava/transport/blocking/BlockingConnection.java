@@ -40,8 +40,9 @@ import java.util.function.Consumer;
  *
  * <p><b>Time.</b> The read loop's socket timeout is its clock: each read waits at most until the
  * next idle or keepalive deadline. Idle for {@link ConnectionConfig#idleTimeout()}: close with
- * 1001. Quiet for {@link ConnectionConfig#pingInterval()}: ping; nothing heard for another
- * interval: close with 1011. Any byte received counts as a sign of life, a pong or not. The close
+ * 1001. Quiet for {@link ConnectionConfig#pingInterval()}: ping; nothing heard within {@link
+ * ConnectionConfig#deadPeerTimeout()}: send 1011 and drop the connection at once (1006). Any byte
+ * received counts as a sign of life, a pong or not. The close
  * timeout is an {@link Alarm}, since the thread that would tick may be stuck in a write to a peer
  * that stopped reading.
  *
@@ -268,8 +269,12 @@ public final class BlockingConnection extends Connection {
       wait = idle.toNanos() - quiet;
     }
     if (!ping.isZero()) {
-      long since = pingOutstanding ? now - pingSentNanos : quiet;
-      wait = Math.min(wait, ping.toNanos() - since);
+      wait =
+          Math.min(
+              wait,
+              pingOutstanding
+                  ? config().deadPeerTimeout().toNanos() - (now - pingSentNanos)
+                  : ping.toNanos() - quiet);
     }
     long millis = (wait + 999_999) / 1_000_000;
     return (int) Math.max(1, Math.min(millis, Integer.MAX_VALUE));
@@ -286,9 +291,14 @@ public final class BlockingConnection extends Connection {
     if (!idle.isZero() && quiet >= idle.toNanos()) {
       closeForTimeout(CloseCode.GOING_AWAY, "idle for " + idle.toMillis() + " ms");
     } else if (!ping.isZero() && pingOutstanding) {
-      if (now - pingSentNanos >= ping.toNanos()) {
-        closeForTimeout(
-            CloseCode.INTERNAL_ERROR, "no answer to a ping within " + ping.toMillis() + " ms");
+      if (now - pingSentNanos >= config().deadPeerTimeout().toNanos()) {
+        // RFC 6455 §7.1.7: send 1011 if possible, then drop it; a dead peer cannot answer (1006)
+        try {
+          close(CloseCode.INTERNAL_ERROR, "no pong");
+        } catch (IllegalStateException closing) {
+          // closed meanwhile
+        }
+        failOnce(config().deadPeer());
       }
     } else if (!ping.isZero() && quiet >= ping.toNanos()) {
       pingOutstanding = true;

@@ -88,6 +88,7 @@ public final class BlockingServer implements ServerTransport {
     this.httpLimits = o.httpLimits();
     this.listener = new ServerSocket();
     listener.setReuseAddress(true);
+    connectionConfig.socket().applyToListener(listener);
     listener.bind(o.address(), o.backlog());
     this.acceptor = Thread.ofVirtual().name("wsjava-accept-" + port()).start(this::acceptLoop);
   }
@@ -213,7 +214,7 @@ public final class BlockingServer implements ServerTransport {
     long start = System.nanoTime();
     boolean upgraded = false;
     try {
-      raw.setTcpNoDelay(true);
+      connectionConfig.socket().applyTo(raw);
       Socket socket = tls == null ? raw : tlsHandshake(raw, start + handshakeNanos());
       ServerFront front =
           router != null

@@ -3,6 +3,8 @@ package dev.wsjava.transport.nio;
 import dev.wsjava.handshake.ClientHandshake;
 import dev.wsjava.handshake.HandshakeException;
 import dev.wsjava.protocol.Role;
+import dev.wsjava.proxy.Tunnel;
+import dev.wsjava.proxy.TunnelException;
 import dev.wsjava.transport.Connection;
 import dev.wsjava.transport.ConnectionHandler;
 import java.io.IOException;
@@ -14,8 +16,9 @@ import java.nio.channels.SocketChannel;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * One client socket before it is a WebSocket: the TCP connect, the TLS handshake for wss, the
- * upgrade request and the server's answer, all within the handshake timeout. On success it hands
+ * One client socket before it is a WebSocket: the TCP connect, the proxy tunnel when there is a
+ * proxy, the TLS handshake for wss (through the tunnel, for the server's host name), the upgrade
+ * request and the server's answer, all within the handshake timeout. On success it hands
  * everything (and any frame bytes that came with the 101) to a new {@link NioConnection} and
  * completes the caller's future; on failure it closes the socket and fails the future with the
  * reason.
@@ -30,6 +33,7 @@ final class ClientUpgrade implements Selectable {
   private final SocketChannel channel;
   private final InetSocketAddress address;
   private final String host;
+  private final int port;
   private final boolean secure;
   private final ClientHandshake handshake;
   private final ByteBuffer request;
@@ -40,12 +44,23 @@ final class ClientUpgrade implements Selectable {
   private Timer timer;
   private boolean done;
 
+  /** The proxy tunnel while it is being set up; null without a proxy and once it is open. */
+  private Tunnel tunnel;
+
+  /** The proxy's bytes being read during the tunnel setup. */
+  private ByteBuffer tunnelIn;
+
+  /** Bytes that came through the tunnel with the proxy's last answer, for the handshake. */
+  private ByteBuffer early;
+
   ClientUpgrade(
       NioClient client,
       EventLoop loop,
       SocketChannel channel,
       InetSocketAddress address,
+      Tunnel tunnel,
       String host,
+      int port,
       boolean secure,
       ClientHandshake handshake,
       ConnectionHandler handler,
@@ -54,7 +69,9 @@ final class ClientUpgrade implements Selectable {
     this.loop = loop;
     this.channel = channel;
     this.address = address;
+    this.tunnel = tunnel;
     this.host = host;
+    this.port = port;
     this.secure = secure;
     this.handshake = handshake;
     this.request = handshake.request();
@@ -76,10 +93,13 @@ final class ClientUpgrade implements Selectable {
                   fail(
                       new SocketTimeoutException(
                           "WebSocket handshake with "
-                              + address
+                              + Tunnel.authority(host, port)
                               + " did not complete within "
                               + client.connectionConfig().handshakeTimeout().toMillis()
-                              + " ms")));
+                              + " ms"
+                              + (tunnel == null
+                                  ? ""
+                                  : " (proxy " + tunnel.proxy() + " had not opened the tunnel)"))));
       boolean connected = channel.connect(address);
       key = loop.register(channel, connected ? 0 : SelectionKey.OP_CONNECT, this);
       if (connected) {
@@ -94,12 +114,16 @@ final class ClientUpgrade implements Selectable {
   public void ready(int readyOps) {
     try {
       if ((readyOps & SelectionKey.OP_CONNECT) != 0) {
-        if (channel.finishConnect()) {
+        if (finishConnect()) {
           connected();
         }
         return;
       }
-      proceed();
+      if (tunnel != null) {
+        tunnelStep();
+      } else {
+        proceed();
+      }
     } catch (IOException | HandshakeException | RuntimeException e) {
       fail(e);
     }
@@ -112,14 +136,82 @@ final class ClientUpgrade implements Selectable {
             "aborted during the WebSocket handshake: the client closed or its event loop stopped"));
   }
 
+  private boolean finishConnect() throws IOException {
+    try {
+      return channel.finishConnect();
+    } catch (IOException e) {
+      throw tunnel == null ? e : TunnelException.unreachable(tunnel.proxy(), e);
+    }
+  }
+
   private void connected() throws IOException, HandshakeException {
+    if (tunnel != null) {
+      tunnelStep();
+    } else {
+      openStream();
+    }
+  }
+
+  /**
+   * Moves the tunnel setup as far as the socket allows: writes what the tunnel has to send, reads
+   * and feeds the proxy's answer; once the tunnel is open, goes on to TLS and the upgrade.
+   */
+  private void tunnelStep() throws IOException, HandshakeException {
+    try {
+      while (true) {
+        ByteBuffer out = tunnel.output();
+        if (out != null && out.hasRemaining()) {
+          channel.write(out);
+          if (out.hasRemaining()) {
+            key.interestOps(SelectionKey.OP_WRITE);
+            return;
+          }
+        }
+        if (tunnelIn == null) {
+          tunnelIn = ByteBuffer.allocate(1024);
+        }
+        tunnelIn.clear();
+        int n = channel.read(tunnelIn);
+        if (n < 0) {
+          throw tunnel.endOfStream();
+        }
+        if (n == 0) {
+          key.interestOps(SelectionKey.OP_READ);
+          return;
+        }
+        tunnelIn.flip();
+        if (tunnel.receive(tunnelIn) == Tunnel.Step.DONE) {
+          break;
+        }
+      }
+    } catch (TunnelException e) {
+      throw e;
+    } catch (IOException e) {
+      throw new TunnelException(
+          tunnel.proxy(),
+          "proxy " + tunnel.proxy() + " failed while opening the tunnel: " + e.getMessage(),
+          e);
+    }
+    if (tunnelIn.hasRemaining()) {
+      if (secure) {
+        throw TunnelException.bytesBeforeTls(tunnel.proxy(), tunnelIn.remaining());
+      }
+      early = tunnelIn;
+    }
+    tunnel = null;
+    tunnelIn = null;
+    openStream();
+  }
+
+  /** Starts the byte stream the handshake runs on: TLS for wss, else the socket itself. */
+  private void openStream() throws IOException, HandshakeException {
     io =
         secure
             ? TlsIo.client(
                 channel,
                 client.sslContext(),
                 host,
-                address.getPort(),
+                port,
                 client.verifyHostname(),
                 loop.pool(),
                 client.connectionConfig().readBufferSize())
@@ -157,6 +249,16 @@ final class ClientUpgrade implements Selectable {
 
   /** Reads once and feeds the response parser; -1 when the handshake ended (either way). */
   private int readOnce() throws IOException, HandshakeException {
+    if (early != null) {
+      ByteBuffer bytes = early;
+      early = null;
+      ClientHandshake.Result r = handshake.receive(bytes);
+      if (r != null) {
+        upgraded(r, bytes);
+        return -1;
+      }
+      return bytes.limit();
+    }
     ByteBuffer buf =
         loop.pool()
             .acquire(Math.max(client.connectionConfig().readBufferSize(), io.minReadBuffer()));

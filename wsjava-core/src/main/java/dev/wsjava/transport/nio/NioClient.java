@@ -2,13 +2,15 @@ package dev.wsjava.transport.nio;
 
 import dev.wsjava.handshake.ClientHandshake;
 import dev.wsjava.handshake.ClientHandshakeConfig;
+import dev.wsjava.proxy.ProxySpec;
+import dev.wsjava.proxy.Tunnel;
+import dev.wsjava.proxy.TunnelException;
 import dev.wsjava.transport.ClientTransport;
 import dev.wsjava.transport.Connection;
 import dev.wsjava.transport.ConnectionConfig;
 import dev.wsjava.transport.ConnectionHandler;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.StandardSocketOptions;
 import java.net.URI;
 import java.net.UnknownHostException;
 import java.nio.channels.SocketChannel;
@@ -68,18 +70,21 @@ public final class NioClient implements ClientTransport {
 
   /**
    * Opens a connection: resolves the host (on the calling thread), connects, runs the TLS handshake
-   * for wss and the WebSocket handshake, all within the handshake timeout.
+   * for wss and the WebSocket handshake, all within the handshake timeout. Through a proxy, the
+   * proxy's host is resolved instead, and the tunnel is set up on the event loop first.
    *
    * @param uri a {@code ws://} or {@code wss://} URI; the port defaults to 80 or 443
+   * @param proxy the proxy to tunnel through, or null to connect directly
    * @param handler receives the connection's events, on its loop thread
    * @return completed with the open connection (after {@code onOpen}); failed with {@link
    *     dev.wsjava.handshake.HandshakeException} when the server refused the upgrade (its status,
-   *     when there was one, is in {@code status()}), {@link java.net.SocketTimeoutException} on the
-   *     handshake timeout, {@link UnknownHostException}, or the I/O or TLS error
+   *     when there was one, is in {@code status()}), {@link TunnelException} when the proxy could
+   *     not be reached or refused, {@link java.net.SocketTimeoutException} on the handshake
+   *     timeout, {@link UnknownHostException}, or the I/O or TLS error
    * @throws IllegalStateException after {@link #close()}
    */
   @Override
-  public CompletableFuture<Connection> connect(URI uri, ConnectionHandler handler) {
+  public CompletableFuture<Connection> connect(URI uri, ProxySpec proxy, ConnectionHandler handler) {
     Objects.requireNonNull(handler, "handler");
     if (group.isClosed()) {
       throw new IllegalStateException("the client is closed");
@@ -88,7 +93,9 @@ public final class NioClient implements ClientTransport {
     ClientHandshake handshake;
     boolean secure;
     String host;
+    int port;
     InetSocketAddress address;
+    Tunnel tunnel = null;
     try {
       handshake = ClientHandshake.start(uri, handshakeConfig, random);
       secure = uri.getScheme().toLowerCase(Locale.ROOT).equals("wss");
@@ -96,10 +103,19 @@ public final class NioClient implements ClientTransport {
       if (host.startsWith("[") && host.endsWith("]")) {
         host = host.substring(1, host.length() - 1);
       }
-      int port = uri.getPort() >= 0 ? uri.getPort() : secure ? 443 : 80;
-      address = new InetSocketAddress(host, port);
-      if (address.isUnresolved()) {
-        throw new UnknownHostException("cannot resolve " + host + " for " + uri);
+      port = uri.getPort() >= 0 ? uri.getPort() : secure ? 443 : 80;
+      if (proxy != null) {
+        tunnel = proxy.open(host, port);
+        address = new InetSocketAddress(proxy.host(), proxy.port());
+        if (address.isUnresolved()) {
+          throw TunnelException.unreachable(
+              proxy, new UnknownHostException("cannot resolve " + proxy.host()));
+        }
+      } else {
+        address = new InetSocketAddress(host, port);
+        if (address.isUnresolved()) {
+          throw new UnknownHostException("cannot resolve " + host + " for " + uri);
+        }
       }
     } catch (IOException | RuntimeException e) {
       return CompletableFuture.failedFuture(e);
@@ -108,14 +124,15 @@ public final class NioClient implements ClientTransport {
     try {
       channel = SocketChannel.open();
       channel.configureBlocking(false);
-      channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+      connectionConfig.socket().applyTo(channel);
     } catch (IOException e) {
       return CompletableFuture.failedFuture(e);
     }
     EventLoop loop = group.next();
     open.incrementAndGet();
     ClientUpgrade upgrade =
-        new ClientUpgrade(this, loop, channel, address, host, secure, handshake, handler, result);
+        new ClientUpgrade(
+            this, loop, channel, address, tunnel, host, port, secure, handshake, handler, result);
     upgrading.add(upgrade);
     try {
       loop.execute(upgrade::start);

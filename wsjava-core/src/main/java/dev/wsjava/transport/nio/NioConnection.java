@@ -495,14 +495,15 @@ final class NioConnection extends Connection implements Selectable {
   }
 
   /**
-   * Pings a quiet peer; when nothing at all arrives within an interval after the ping, the peer is
-   * taken as dead and the connection closed with 1011 (the close timeout then aborts it).
+   * Pings a quiet peer; when nothing at all arrives within the dead-peer timeout after the ping,
+   * the peer is taken as dead and the connection failed (see {@link #failDeadPeer()}).
    */
   private void checkPing() {
     if (closed) {
       return;
     }
     long interval = config().pingInterval().toNanos();
+    long deadline = config().deadPeerTimeout().toNanos();
     long now = System.nanoTime();
     if (readPaused) {
       pingOutstanding = false; // a pong could not be read: judge again once reading resumes
@@ -513,17 +514,11 @@ final class NioConnection extends Connection implements Selectable {
     if (pingOutstanding) {
       if (last - pingSentAt > 0) {
         pingOutstanding = false; // something arrived since the ping: alive
-      } else if (now - pingSentAt >= interval) {
-        if (isOpen()) {
-          closeForTimeout(
-              CloseCode.INTERNAL_ERROR,
-              "no pong within " + config().pingInterval().toMillis() + " ms of a ping");
-        } else {
-          closeSocket();
-        }
+      } else if (now - pingSentAt >= deadline) {
+        failDeadPeer();
         return;
       } else {
-        pingTimer = loop.scheduleAt(pingSentAt + interval, this::checkPing);
+        pingTimer = loop.scheduleAt(pingSentAt + deadline, this::checkPing);
         return;
       }
     }
@@ -535,9 +530,27 @@ final class NioConnection extends Connection implements Selectable {
       } catch (IllegalStateException e) {
         return; // closing: the close timeout takes over
       }
-      pingTimer = loop.scheduleAt(now + interval, this::checkPing);
+      pingTimer = loop.scheduleAt(now + deadline, this::checkPing);
     } else {
       pingTimer = loop.scheduleAt(last + interval, this::checkPing);
+    }
+  }
+
+  /**
+   * RFC 6455 §7.1.7, Fail the WebSocket Connection: sends a 1011 close if the socket takes it now,
+   * then closes TCP without waiting for an answer a dead peer cannot give; the application sees
+   * 1006.
+   */
+  private void failDeadPeer() {
+    if (isOpen()) {
+      try {
+        close(CloseCode.INTERNAL_ERROR, "no pong"); // flushed at once: this is the loop thread
+      } catch (IllegalStateException closing) {
+        // closed meanwhile
+      }
+    }
+    if (!closed) {
+      fail(config().deadPeer());
     }
   }
 }

@@ -84,6 +84,7 @@ public final class NioServer implements ServerTransport {
     ServerSocketChannel ch = ServerSocketChannel.open();
     try {
       ch.setOption(StandardSocketOptions.SO_REUSEADDR, true);
+      connectionConfig.socket().applyToListener(ch);
       ch.bind(o.address(), o.backlog());
       ch.configureBlocking(false);
       this.address = (InetSocketAddress) ch.getLocalAddress();
@@ -264,7 +265,7 @@ public final class NioServer implements ServerTransport {
     open.incrementAndGet();
     try {
       ch.configureBlocking(false);
-      ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
+      connectionConfig.socket().applyTo(ch);
       EventLoop loop = group.next();
       ServerUpgrade upgrade = new ServerUpgrade(this, loop, ch, newFront(System.nanoTime()));
       upgrading.add(upgrade);

@@ -1,0 +1,48 @@
+package dev.wsjava.examples;
+
+import dev.wsjava.WebSocket;
+import dev.wsjava.WebSocketListener;
+import dev.wsjava.WebSocketServer;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * A chat server: every text message goes to every connected client. A client that cannot keep up
+ * has its send refused ({@link dev.wsjava.SendQueueFullException}) and is closed, so one slow
+ * reader never holds the others back.
+ *
+ * <p>Run: {@code java -cp wsjava-core/target/classes:examples/target/classes
+ * dev.wsjava.examples.BroadcastServer}, then connect two clients to ws://localhost:8080/chat.
+ */
+public final class BroadcastServer {
+  private BroadcastServer() {}
+
+  /**
+   * Starts the server and runs until interrupted.
+   *
+   * @param args unused
+   * @throws Exception when the port is taken
+   */
+  public static void main(String[] args) throws Exception {
+    Set<WebSocket> members = ConcurrentHashMap.newKeySet();
+    WebSocketServer server = WebSocketServer.builder()
+        .bind("localhost", 8080)
+        .websocket("/chat", new WebSocketListener() {
+          @Override public void onOpen(WebSocket ws) { members.add(ws); }
+
+          @Override public void onClose(WebSocket ws, int code, String reason) { members.remove(ws); }
+
+          @Override public void onText(WebSocket ws, String text) {
+            for (WebSocket member : members) {
+              member.sendText(text).exceptionally(e -> {
+                member.close(1008, "too slow");
+                return null;
+              });
+            }
+          }
+        })
+        .start();
+    System.out.println("chat at ws://localhost:" + server.port() + "/chat");
+    Thread.currentThread().join();
+  }
+}

@@ -1,0 +1,176 @@
+package dev.wsjava;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.wsjava.handshake.AcceptKey;
+import java.io.DataInputStream;
+import java.io.InputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import javax.net.ServerSocketFactory;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** Client keepalive on both transports: pings on the interval, a silent peer dropped as dead. */
+class KeepaliveTest {
+  @TempDir static Path dir;
+  static TestTls tls;
+
+  ServerSocket rawPeer;
+  WebSocketServer server;
+  WebSocketClient client;
+
+  @BeforeAll
+  static void certificates() throws Exception {
+    tls = TestTls.create(dir);
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    if (client != null) {
+      client.close();
+    }
+    if (rawPeer != null) {
+      rawPeer.close();
+    }
+    if (server != null) {
+      server.shutdown(Duration.ofSeconds(2));
+    }
+  }
+
+  WebSocketClient client(Transport t, Duration ping, Duration pong) {
+    return client =
+        WebSocketClient.builder()
+            .config(
+                WebSocketConfig.builder()
+                    .transport(t)
+                    .eventLoops(1)
+                    .pingInterval(ping)
+                    .pongTimeout(pong)
+                    .build())
+            .tls(tls.client())
+            .build();
+  }
+
+  /** What the dead peer saw: the frames received, and when the client closed the TCP connection. */
+  static final class DeadPeer {
+    final List<String> frames = new CopyOnWriteArrayList<>();
+    final CompletableFuture<Long> tcpClosedAt = new CompletableFuture<>();
+  }
+
+  /** Accepts one upgrade, answers 101, then reads everything and answers nothing. */
+  DeadPeer startDeadPeer(boolean secure) throws Exception {
+    ServerSocketFactory factory =
+        secure ? tls.server().getServerSocketFactory() : ServerSocketFactory.getDefault();
+    rawPeer = factory.createServerSocket(0, 5, InetAddress.getLoopbackAddress());
+    DeadPeer seen = new DeadPeer();
+    Thread.ofVirtual().start(() -> {
+      try (Socket socket = rawPeer.accept()) {
+        InputStream in = socket.getInputStream();
+        String head = FakeProxy.readHead(in);
+        Matcher key = Pattern.compile("(?i)Sec-WebSocket-Key: *(\\S+)").matcher(head);
+        key.find();
+        socket.getOutputStream().write(("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\n"
+            + "Connection: Upgrade\r\nSec-WebSocket-Accept: " + AcceptKey.accept(key.group(1))
+            + "\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+        // Client frames are masked; keepalive sends only small control frames (no extended length).
+        DataInputStream frames = new DataInputStream(in);
+        byte[] head2 = new byte[2];
+        while (frames.read(head2, 0, 1) > 0) {
+          frames.readFully(head2, 1, 1);
+          byte[] mask = new byte[4];
+          frames.readFully(mask);
+          byte[] payload = new byte[head2[1] & 0x7f];
+          frames.readFully(payload);
+          for (int i = 0; i < payload.length; i++) {
+            payload[i] ^= mask[i % 4];
+          }
+          int opcode = head2[0] & 0x0f;
+          seen.frames.add(opcode == 0x8 ? "close " + ((payload[0] & 0xff) << 8 | (payload[1] & 0xff))
+              : opcode == 0x9 ? "ping" : "opcode " + opcode);
+        }
+        seen.tcpClosedAt.complete(System.nanoTime());
+      } catch (Exception e) {
+        seen.tcpClosedAt.complete(System.nanoTime()); // a reset is a close too
+      }
+    });
+    return seen;
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("dev.wsjava.TimeoutTest#setups")
+  void aSilentPeerIsDroppedWith1006AfterThePongTimeout(TimeoutTest.Setup s) throws Exception {
+    DeadPeer peer = startDeadPeer(s.tls());
+    CompletableFuture<Throwable> error = new CompletableFuture<>();
+    CompletableFuture<Integer> closed = new CompletableFuture<>();
+    long start = System.nanoTime();
+    client(s.transport(), Duration.ofMillis(200), Duration.ofMillis(300))
+        .connect(
+            URI.create((s.tls() ? "wss" : "ws") + "://localhost:" + rawPeer.getLocalPort() + "/"),
+            new WebSocketListener() {
+              @Override
+              public void onError(WebSocket ws, Throwable e) {
+                error.complete(e);
+              }
+
+              @Override
+              public void onClose(WebSocket ws, int code, String reason) {
+                closed.complete(code);
+              }
+            })
+        .get(10, TimeUnit.SECONDS);
+    assertThat(closed.get(10, TimeUnit.SECONDS)).isEqualTo(1006);
+    double seconds = (System.nanoTime() - start) / 1e9;
+    assertThat(seconds).as("ping at 0.2 s, dead at 0.5 s").isBetween(0.45, 3.0);
+    assertThat(error.get(1, TimeUnit.SECONDS))
+        .isInstanceOf(TimeoutException.class)
+        .hasMessageContaining("within 300 ms of a ping");
+    long tcpClosed = peer.tcpClosedAt.get(5, TimeUnit.SECONDS);
+    assertThat((tcpClosed - start) / 1e9).as("TCP closed at once, no close timeout").isLessThan(3.0);
+    // RFC 6455 §7.1.7: a close with 1011 goes out if it can, and TCP closes without waiting
+    assertThat(peer.frames).containsExactly("ping", "close 1011");
+  }
+
+  @ParameterizedTest
+  @EnumSource(Transport.class)
+  void aLivePeerIsPingedOnTheIntervalAndKept(Transport t) throws Exception {
+    AtomicInteger pings = new AtomicInteger();
+    server = WebSocketServer.builder()
+        .bind("127.0.0.1", 0)
+        .config(WebSocketConfig.builder().transport(t).eventLoops(1).build())
+        .websocket("/", new WebSocketListener() {
+          @Override
+          public void onPing(WebSocket ws, ByteBuffer data) {
+            pings.incrementAndGet();
+          }
+        })
+        .start();
+    WebSocket ws = client(t, Duration.ofMillis(100), Duration.ofMillis(100))
+        .open(URI.create("ws://127.0.0.1:" + server.port() + "/"));
+    long start = System.nanoTime();
+    Thread.sleep(1000);
+    assertThat(ws.isOpen()).isTrue();
+    int seen = pings.get();
+    long intervals = (System.nanoTime() - start) / 100_000_000L;
+    assertThat(seen).as("one ping per 100 ms of quiet, never more").isBetween(3, (int) intervals + 2);
+    ws.close().get(5, TimeUnit.SECONDS);
+  }
+}
