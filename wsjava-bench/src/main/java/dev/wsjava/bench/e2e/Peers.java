@@ -49,7 +49,7 @@ final class Peers {
           "wsjava (this build), NIO transport, listener echoing from its callbacks"),
       new Server("wsjava-blocking", "wsjava", P + "wsjava.WsjavaEchoServer", List.of("blocking"),
           true, true, "wsjava (this build), blocking transport, a virtual thread per connection"
-              + " looping on receive() and join()ing each send"),
+              + " running the same listener"),
       new Server("netty", "netty", P + "netty.NettyEchoServer", List.of(), true, true,
           "Netty 4.2.18.Final: HttpServerCodec, WebSocketServerProtocolHandler, echo handler"
               + " flushing per read burst; epoll when it loads (see the notes)"),

@@ -1,6 +1,5 @@
 package dev.wsjava.bench.peer.wsjava;
 
-import dev.wsjava.Message;
 import dev.wsjava.Transport;
 import dev.wsjava.WebSocket;
 import dev.wsjava.WebSocketConfig;
@@ -13,9 +12,8 @@ import java.nio.ByteBuffer;
 import java.util.Locale;
 
 /**
- * The wsjava echo server of the end-to-end suite, written as the README shows: on the NIO
- * transport a listener that echoes from its callbacks, on the blocking transport a handler looping
- * on {@code receive()} on the connection's virtual thread. Command line: {@code nio|blocking PORT
+ * The wsjava echo server of the end-to-end suite, written as the README shows: a listener that
+ * echoes from its callbacks, on either transport. Command line: {@code nio|blocking PORT
  * [--deflate]}.
  */
 public final class WsjavaEchoServer {
@@ -38,28 +36,19 @@ public final class WsjavaEchoServer {
         .bind("127.0.0.1", peer.port())
         .config(config)
         .get("/", req -> HttpResponse.text(200, PeerArgs.HELLO));
-    if (transport == Transport.NIO) {
-      builder.websocket(PeerArgs.ECHO_PATH, new WebSocketListener() {
-        @Override
-        public void onText(WebSocket ws, String text) {
-          ws.sendText(text);
-        }
+    // The same listener on both transports: on NIO its callbacks run on the event loop, on the
+    // blocking transport on the connection's own virtual thread (as Helidon's WsListener does).
+    builder.websocket(PeerArgs.ECHO_PATH, new WebSocketListener() {
+      @Override
+      public void onText(WebSocket ws, String text) {
+        ws.sendText(text);
+      }
 
-        @Override
-        public void onBinary(WebSocket ws, ByteBuffer data) {
-          ws.sendBinary(data);
-        }
-      });
-    } else {
-      builder.websocket(PeerArgs.ECHO_PATH, ws -> {
-        while (true) {
-          switch (ws.receive()) {
-            case Message.Text t -> ws.sendText(t.text()).join();
-            case Message.Binary b -> ws.sendBinary(b.data()).join();
-          }
-        }
-      });
-    }
+      @Override
+      public void onBinary(WebSocket ws, ByteBuffer data) {
+        ws.sendBinary(data);
+      }
+    });
     WebSocketServer server = builder.start();
     peer.ready(transport.name().toLowerCase(Locale.ROOT));
     Thread.currentThread().join(); // until the suite kills the process
