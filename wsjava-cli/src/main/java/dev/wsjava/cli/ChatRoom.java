@@ -1,7 +1,6 @@
 package dev.wsjava.cli;
 
 import dev.wsjava.CloseCodes;
-import dev.wsjava.SendQueueFullException;
 import dev.wsjava.WebSocket;
 import dev.wsjava.WebSocketListener;
 import java.net.URLDecoder;
@@ -201,7 +200,7 @@ final class ChatRoom implements WebSocketListener {
           }
           return;
         }
-        if (sent.isCompletedExceptionally() && failedFull(sent)) {
+        if (Futures.refusedFull(sent)) {
           drop("too slow: the send queue is full");
         }
       }
@@ -226,10 +225,6 @@ final class ChatRoom implements WebSocketListener {
         });
       }
     }
-  }
-
-  private static boolean failedFull(CompletableFuture<Void> f) {
-    return f.handle((ok, e) -> e instanceof SendQueueFullException).join();
   }
 
   /** The members' nicknames, for tests and logs. */

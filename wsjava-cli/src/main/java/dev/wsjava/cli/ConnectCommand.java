@@ -2,7 +2,6 @@ package dev.wsjava.cli;
 
 import dev.wsjava.CloseCodes;
 import dev.wsjava.Message;
-import dev.wsjava.SendQueueFullException;
 import dev.wsjava.WebSocket;
 import dev.wsjava.WebSocketClient;
 import dev.wsjava.WebSocketClosedException;
@@ -263,7 +262,7 @@ public final class ConnectCommand implements Callable<Integer> {
           last = f;
           return true;
         }
-        if (!f.handle((ok, e) -> e instanceof SendQueueFullException).join()) {
+        if (!Futures.refusedFull(f)) {
           return false; // closed meanwhile
         }
         if (last.isDone()) {

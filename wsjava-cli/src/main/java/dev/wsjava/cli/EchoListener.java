@@ -26,7 +26,7 @@ final class EchoListener implements WebSocketListener {
   private static void closeWhenFull(WebSocket ws, CompletableFuture<Void> sent) {
     sent.whenComplete(
         (ok, e) -> {
-          if (e instanceof SendQueueFullException && ws.isOpen()) {
+          if (Futures.cause(e) instanceof SendQueueFullException && ws.isOpen()) {
             ws.close(CloseCodes.POLICY_VIOLATION, "send queue full: read your echoes");
           }
         });

@@ -72,12 +72,7 @@ public final class Main {
 
   /** One line for a failure: its message, and its cause's where that says more. */
   static String describe(Throwable e) {
-    Throwable t = e;
-    while ((t instanceof java.util.concurrent.ExecutionException
-            || t instanceof java.util.concurrent.CompletionException)
-        && t.getCause() != null) {
-      t = t.getCause();
-    }
+    Throwable t = Futures.cause(e);
     String message = t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
     Throwable cause = t.getCause();
     if (cause != null && cause.getMessage() != null && !message.contains(cause.getMessage())) {
