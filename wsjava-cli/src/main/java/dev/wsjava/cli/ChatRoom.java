@@ -229,6 +229,6 @@ final class ChatRoom implements WebSocketListener {
 
   /** The members' nicknames, for tests and logs. */
   synchronized List<String> nicknames() {
-    return List.copyOf(members.values().stream().map(m -> m.nick).toList());
+    return members.values().stream().map(m -> m.nick).toList();
   }
 }

@@ -6,7 +6,6 @@ import dev.wsjava.WebSocketConfig;
 import dev.wsjava.cli.LoadStats.Kind;
 import dev.wsjava.extension.PerMessageDeflate;
 import dev.wsjava.protocol.Limits;
-import dev.wsjava.transport.ConnectionConfig;
 import java.io.PrintStream;
 import java.net.URI;
 import java.time.Duration;
@@ -138,7 +137,7 @@ public final class LoadCommand implements Callable<Integer> {
             .deflate(deflate ? PerMessageDeflate.defaults() : null)
             .limits(Limits.DEFAULTS.withMaxMessageSize(Math.max(Limits.DEFAULT_MAX_MESSAGE_SIZE, size))
                 .withMaxFramePayload(Math.max(Limits.DEFAULT_MAX_FRAME_PAYLOAD, size)))
-            .maxQueuedBytes(Math.max(ConnectionConfig.DEFAULT_MAX_QUEUED_BYTES, 2 * frame * inFlight))
+            .maxQueuedBytes(Math.max(WebSocketConfig.defaults().maxQueuedBytes(), 2 * frame * inFlight))
             .build();
     List<LoadConnection> conns = new ArrayList<>();
     for (int i = 0; i < connections; i++) {

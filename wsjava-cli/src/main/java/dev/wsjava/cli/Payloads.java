@@ -71,11 +71,11 @@ final class Payloads {
   /** Writes message {@code seq} of {@code connection} into {@code dst} (at least size bytes). */
   void fill(byte[] dst, int connection, long seq) {
     System.arraycopy(pool, offset(connection, seq), dst, 0, size);
-    if (header == BINARY_HEADER && !text) {
+    if (header > 0 && !text) {
       for (int i = 0; i < BINARY_HEADER; i++) {
         dst[i] = (byte) (seq >>> (56 - 8 * i));
       }
-    } else if (header == TEXT_HEADER) {
+    } else if (header > 0) {
       for (int i = 0; i < TEXT_HEADER; i++) {
         dst[i] = (byte) Character.forDigit((int) (seq >>> (60 - 4 * i)) & 0xf, 16);
       }

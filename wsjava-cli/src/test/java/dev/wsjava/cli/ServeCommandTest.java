@@ -18,6 +18,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -190,6 +191,52 @@ class ServeCommandTest {
   }
 
   @Test
+  void idleTimeoutClosesAQuietClientWith1001() throws Exception {
+    try (ServeCommand.Running server = Cli.serve("--port", "0", "--idle-timeout", "300ms");
+        WebSocketClient client = WebSocketClient.builder().build()) {
+      WebSocket ws = client.open(URI.create("ws://127.0.0.1:" + server.port() + "/echo"));
+      assertThat(closeCode(ws)).isEqualTo(1001);
+    }
+  }
+
+  @Test
+  void closingTheServerSendsGoingAwayToItsClients() throws Exception {
+    ServeCommand.Running server = Cli.serve("--port", "0");
+    try (WebSocketClient client = WebSocketClient.builder().build()) {
+      WebSocket ws = client.open(URI.create("ws://127.0.0.1:" + server.port() + "/echo"));
+      server.close();
+      assertThat(closeCode(ws)).isEqualTo(1001);
+    }
+  }
+
+  /** The real thing: {@code wsjava} (no arguments but a port) as a process, stopped by SIGTERM. */
+  @Test
+  void sigtermShutsTheProcessDownGracefullyWith1001() throws Exception {
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    Process p = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
+            "dev.wsjava.cli.Main", "--port", "0")
+        .redirectError(ProcessBuilder.Redirect.DISCARD)
+        .start();
+    try (WebSocketClient client = WebSocketClient.builder().build()) {
+      java.io.BufferedReader out = new java.io.BufferedReader(
+          new java.io.InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+      String first = out.readLine();
+      assertThat(first).matches("http://127\\.0\\.0\\.1:\\d+/ +browser page: chat and echo");
+      assertThat(out.readLine()).contains("/echo");
+      assertThat(out.readLine()).contains("/chat");
+      String port = first.replaceAll("http://127\\.0\\.0\\.1:(\\d+)/.*", "$1");
+      WebSocket ws = client.open(URI.create("ws://127.0.0.1:" + port + "/echo"));
+      ws.sendText("still here").join();
+      assertThat(ws.receive(WAIT)).isEqualTo(new Message.Text("still here"));
+      p.destroy(); // SIGTERM
+      assertThat(closeCode(ws)).isEqualTo(1001);
+      assertThat(p.waitFor(20, TimeUnit.SECONDS)).isTrue();
+    } finally {
+      p.destroyForcibly();
+    }
+  }
+
+  @Test
   void tlsOptionsAreOneOfKeystoreCertAndKeyOrSelfSigned() {
     Cli.Result both = Cli.run("", "serve", "--port", "0", "--self-signed", "--keystore", "x.p12");
     assertThat(both.exit()).as(both.toString()).isEqualTo(2);
@@ -258,10 +305,5 @@ class ServeCommandTest {
         Thread.sleep(1);
       }
     }
-  }
-
-  static {
-    // keep the raw slow reader's bytes honest: nothing here decodes text as anything but UTF-8
-    assert StandardCharsets.UTF_8.name().equals("UTF-8");
   }
 }
