@@ -43,12 +43,10 @@ final class ChatRoom implements WebSocketListener {
   @Override
   public void onOpen(WebSocket ws) {
     Member m = new Member(ws, nickname(ws.path()));
-    int online;
-    synchronized (this) {
+    synchronized (this) { // the count and the announcement in one step, so they agree
       members.put(ws, m);
-      online = members.size();
+      broadcast("* " + m.nick + " joined (" + members.size() + " online)");
     }
-    broadcast("* " + m.nick + " joined (" + online + " online)");
   }
 
   @Override
@@ -72,20 +70,15 @@ final class ChatRoom implements WebSocketListener {
   @Override
   public void onClose(WebSocket ws, int code, String reason) {
     Member m;
-    int online;
     synchronized (this) {
       m = members.remove(ws);
-      online = members.size();
+      if (m != null) {
+        broadcast("* " + m.nick + " left (" + members.size() + " online)");
+      }
     }
     if (m != null) {
       m.drop(null);
-      broadcast("* " + m.nick + " left (" + online + " online)");
     }
-  }
-
-  /** Returns the number of members. */
-  synchronized int size() {
-    return members.size();
   }
 
   private void broadcast(String text) {
@@ -93,7 +86,7 @@ final class ChatRoom implements WebSocketListener {
   }
 
   /** The UTF-8 length of {@code s} (an unpaired surrogate counts as the 3 bytes of U+FFFD). */
-  static long utf8Length(String s) {
+  private static long utf8Length(String s) {
     long n = 0;
     for (int i = 0; i < s.length(); i++) {
       char c = s.charAt(i);
