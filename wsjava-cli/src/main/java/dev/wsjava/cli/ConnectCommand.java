@@ -8,7 +8,6 @@ import dev.wsjava.WebSocketClosedException;
 import dev.wsjava.WebSocketConfig;
 import dev.wsjava.extension.PerMessageDeflate;
 import dev.wsjava.protocol.CloseCode;
-import dev.wsjava.protocol.Limits;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -39,7 +38,6 @@ import picocli.CommandLine.ParentCommand;
  */
 @Command(
     name = "connect",
-    mixinStandardHelpOptions = true,
     showDefaultValues = true,
     sortOptions = false,
     description = {
@@ -108,7 +106,7 @@ public final class ConnectCommand implements Callable<Integer> {
     URI target = clientOptions.check(url);
     WebSocketConfig config =
         WebSocketConfig.builder()
-            .limits(Limits.DEFAULTS.withMaxMessageSize(maxMessage).withMaxFramePayload(Math.max(125, maxMessage)))
+            .limits(Units.messagesUpTo(maxMessage))
             .deflate(deflate ? PerMessageDeflate.defaults() : null)
             .subprotocols(subprotocols)
             .build();

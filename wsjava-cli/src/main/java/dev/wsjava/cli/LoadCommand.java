@@ -34,7 +34,6 @@ import picocli.CommandLine.Spec;
  */
 @Command(
     name = "load",
-    mixinStandardHelpOptions = true,
     showDefaultValues = true,
     sortOptions = false,
     description = {
@@ -135,8 +134,7 @@ public final class LoadCommand implements Callable<Integer> {
         WebSocketConfig.builder()
             .eventLoops(threads)
             .deflate(deflate ? PerMessageDeflate.defaults() : null)
-            .limits(Limits.DEFAULTS.withMaxMessageSize(Math.max(Limits.DEFAULT_MAX_MESSAGE_SIZE, size))
-                .withMaxFramePayload(Math.max(Limits.DEFAULT_MAX_FRAME_PAYLOAD, size)))
+            .limits(Units.messagesUpTo(Math.max(Limits.DEFAULT_MAX_MESSAGE_SIZE, size)))
             .maxQueuedBytes(Math.max(WebSocketConfig.defaults().maxQueuedBytes(), 2 * frame * inFlight))
             .build();
     List<LoadConnection> conns = new ArrayList<>();

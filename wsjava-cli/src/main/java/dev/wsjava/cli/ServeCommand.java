@@ -6,7 +6,6 @@ import dev.wsjava.WebSocketConfig;
 import dev.wsjava.WebSocketServer;
 import dev.wsjava.extension.PerMessageDeflate;
 import dev.wsjava.http.HttpResponse;
-import dev.wsjava.protocol.Limits;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -34,7 +33,6 @@ import picocli.CommandLine.Spec;
  */
 @Command(
     name = "serve",
-    mixinStandardHelpOptions = true,
     showDefaultValues = true,
     sortOptions = false,
     description = {
@@ -154,12 +152,10 @@ public final class ServeCommand implements Callable<Integer> {
     if (maxMessage < 1 || sendQueue < 1) {
       throw new ParameterException(spec.commandLine(), "--max-message and --send-queue must be positive");
     }
-    Limits limits =
-        Limits.DEFAULTS.withMaxMessageSize(maxMessage).withMaxFramePayload(Math.max(125, maxMessage));
     WebSocketConfig config =
         WebSocketConfig.builder()
             .transport(transport)
-            .limits(limits)
+            .limits(Units.messagesUpTo(maxMessage))
             .deflate(noDeflate ? null : PerMessageDeflate.defaults())
             .maxQueuedBytes(sendQueue)
             .idleTimeout(idleTimeout)

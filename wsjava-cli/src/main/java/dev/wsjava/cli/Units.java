@@ -1,5 +1,6 @@
 package dev.wsjava.cli;
 
+import dev.wsjava.protocol.Limits;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.regex.Matcher;
@@ -74,6 +75,11 @@ final class Units {
       }
     }
     return Long.toString(bytes);
+  }
+
+  /** Limits that let messages (and so frames) of up to {@code maxMessage} bytes through. */
+  static Limits messagesUpTo(long maxMessage) {
+    return Limits.DEFAULTS.withMaxMessageSize(maxMessage).withMaxFramePayload(Math.max(125, maxMessage));
   }
 
   /** The picocli converter for size options. */

@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.util.Properties;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.ScopeType;
 import picocli.CommandLine.HelpCommand;
 import picocli.CommandLine.IVersionProvider;
 import picocli.CommandLine.Model.CommandSpec;
@@ -17,6 +18,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(
     name = "wsjava",
+    scope = ScopeType.INHERIT, // subcommands get -h and -V (this version) too
     mixinStandardHelpOptions = true,
     versionProvider = WsjavaCommand.Version.class,
     description = {
