@@ -38,7 +38,7 @@ import picocli.CommandLine.Spec;
     sortOptions = false,
     description = {
       "Load-test a WebSocket echo server: every echo is checked (type, length, order, every"
-          + " byte); prints rate, latency (µs) and errors by kind.",
+          + " byte); prints rate, latency (microseconds) and errors by kind.",
       "Messages are pseudo-random bytes (printable ASCII for --text) numbered in their first 8"
           + " bytes (16 hex digits for text); shorter messages are checked without numbers.",
       "Every connection opens first; then each starts with a ping, and its pong starts the"

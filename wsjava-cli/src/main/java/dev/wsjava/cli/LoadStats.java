@@ -99,7 +99,7 @@ final class LoadStats {
         n / seconds, bytes() / seconds / 1e6));
     if (h.getTotalCount() > 0) {
       b.append(String.format(Locale.ROOT,
-          "latency   p50 %,d  p90 %,d  p99 %,d  p99.9 %,d  max %,d  (µs, send to echo)%n",
+          "latency   p50 %,d  p90 %,d  p99 %,d  p99.9 %,d  max %,d  (microseconds, send to echo)%n",
           h.getValueAtPercentile(50), h.getValueAtPercentile(90), h.getValueAtPercentile(99),
           h.getValueAtPercentile(99.9), h.getMaxValue()));
     }
