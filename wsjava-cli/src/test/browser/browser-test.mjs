@@ -125,6 +125,8 @@ async function testPage(url) {
   await other.goto(url);
   await joinChat(page, 'alice');
   await joinChat(other, 'bob');
+  // The server adds a member after its handshake: both are in once alice hears bob join.
+  await page.waitForFunction(() => document.getElementById('chat-log').textContent.includes('bob joined'));
   await page.fill('#chat-text', 'hello from alice');
   await page.press('#chat-text', 'Enter');
   await other.fill('#chat-text', 'hi alice, bob here');

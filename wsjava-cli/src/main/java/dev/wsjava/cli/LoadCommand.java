@@ -247,10 +247,11 @@ public final class LoadCommand implements Callable<Integer> {
     run.finishing = true;
     long end = run.startNanos;
     List<CompletableFuture<Void>> closing = new ArrayList<>();
-    for (LoadConnection c : conns) {
+    for (int i = 0; i < conns.size(); i++) {
+      LoadConnection c = conns.get(i);
       long pending = c.inFlight();
       if (pending > 0 && !c.done()) {
-        int id = conns.indexOf(c);
+        int id = i;
         run.stats.error(Kind.TIMEOUT, pending, () -> pending + " message(s) on connection " + id
             + " still unanswered at the end");
       }

@@ -151,6 +151,8 @@ class ServeCommandTest {
       WebSocket a = client.connect(URI.create(base + "alice"), alice).get(10, TimeUnit.SECONDS);
       client.connect(URI.create(base + "bob"), bob).get(10, TimeUnit.SECONDS);
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      // The server adds a member after the handshake: wait until the room has all three.
+      alice.await("* bob joined (3 online)", deadline);
       String filler = "x".repeat(size);
       for (int i = 0; i < messages; i++) {
         String text = i + " " + filler;
