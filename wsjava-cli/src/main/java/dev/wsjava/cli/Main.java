@@ -1,89 +1,83 @@
 package dev.wsjava.cli;
 
-import dev.wsjava.Transport;
-import dev.wsjava.WebSocket;
-import dev.wsjava.WebSocketConfig;
-import dev.wsjava.WebSocketListener;
-import dev.wsjava.WebSocketServer;
-import dev.wsjava.http.HttpResponse;
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.ByteBuffer;
+import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
-import java.util.concurrent.CountDownLatch;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Set;
+import picocli.CommandLine;
 
 /**
- * The {@code wsjava} command. Today: an echo server on localhost:8080 with a browser page at
- * {@code /} and a WebSocket echo at {@code /echo}. Options: {@code --port N}, {@code --host H},
- * {@code --transport nio|blocking}.
+ * The {@code wsjava} command's entry point: {@code serve} (the default), {@code connect} and
+ * {@code load}; see {@link WsjavaCommand}.
  */
 public final class Main {
+  /** Arguments that belong to the top command even when they come first. */
+  private static final Set<String> TOP_LEVEL = Set.of("-h", "--help", "-V", "--version");
+
   private Main() {}
 
   /**
-   * Starts the echo server and runs until the process is stopped.
+   * Runs the command and exits with its status.
    *
-   * @param args options, see the class comment
-   * @throws Exception when the server cannot start
+   * @param args the command line
    */
-  public static void main(String[] args) throws Exception {
-    String host = "localhost";
-    int port = 8080;
-    Transport transport = Transport.NIO;
-    for (int i = 0; i < args.length; i++) {
-      switch (args[i]) {
-        case "serve" -> {}
-        case "--port" -> port = Integer.parseInt(args[++i]);
-        case "--host" -> host = args[++i];
-        case "--transport" -> transport = Transport.valueOf(args[++i].toUpperCase(java.util.Locale.ROOT));
-        case "-h", "--help" -> {
-          System.out.println("usage: wsjava [serve] [--host H] [--port N] [--transport nio|blocking]");
-          return;
-        }
-        default -> {
-          System.err.println("wsjava: unknown argument " + args[i] + " (try --help)");
-          System.exit(2);
-        }
-      }
-    }
-    String page = resource("index.html");
-    WebSocketServer server =
-        WebSocketServer.builder()
-            .bind(host, port)
-            .config(WebSocketConfig.builder().transport(transport).build())
-            .get("/", req -> HttpResponse.html(200, page))
-            .websocket("/echo", new Echo())
-            .start();
-    System.err.printf(
-        "wsjava echo server on http://%s:%d/ (WebSocket at ws://%s:%d/echo, %s transport)%n",
-        host, server.port(), host, server.port(), transport.name().toLowerCase(java.util.Locale.ROOT));
-    CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      server.close();
-      stopped.countDown();
-    }));
-    stopped.await();
+  public static void main(String[] args) {
+    System.exit(run(Io.system(), args));
   }
 
-  private static String resource(String name) throws IOException {
-    try (InputStream in = Main.class.getResourceAsStream(name)) {
-      if (in == null) {
-        throw new IOException("missing resource " + name);
-      }
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    }
+  /**
+   * Runs the command over the given streams and returns its exit status; no arguments, or options
+   * alone, mean {@code serve}.
+   *
+   * @param io the streams
+   * @param args the command line
+   * @return 0 done, 1 failure, 2 usage error, 3 connection closed abnormally
+   */
+  public static int run(Io io, String... args) {
+    return commandLine(io).execute(withDefaultCommand(args));
   }
 
-  /** Sends every message straight back. */
-  static final class Echo implements WebSocketListener {
-    @Override
-    public void onText(WebSocket ws, String text) {
-      ws.sendText(text);
-    }
+  /**
+   * Builds the picocli command line over these streams: converters for sizes and durations,
+   * case-insensitive enum values, errors to {@code io.err()}.
+   *
+   * @param io the streams
+   * @return the command line, ready to parse or execute
+   */
+  public static CommandLine commandLine(Io io) {
+    CommandLine cl = new CommandLine(new WsjavaCommand(io));
+    cl.registerConverter(Duration.class, new Units.DurationConverter());
+    cl.setCaseInsensitiveEnumValuesAllowed(true);
+    cl.setOut(new PrintWriter(io.out(), true, StandardCharsets.UTF_8));
+    cl.setErr(new PrintWriter(io.err(), true, StandardCharsets.UTF_8));
+    cl.setExecutionExceptionHandler(
+        (e, line, parsed) -> {
+          line.getErr().println("wsjava " + line.getCommandName() + ": " + describe(e));
+          return 1;
+        });
+    return cl;
+  }
 
-    @Override
-    public void onBinary(WebSocket ws, ByteBuffer data) {
-      ws.sendBinary(data);
+  /** Puts {@code serve} in front of a command line that is empty or starts with a serve option. */
+  static String[] withDefaultCommand(String[] args) {
+    if (args.length == 0 || (args[0].startsWith("-") && !TOP_LEVEL.contains(args[0]))) {
+      String[] withServe = new String[args.length + 1];
+      withServe[0] = "serve";
+      System.arraycopy(args, 0, withServe, 1, args.length);
+      return withServe;
     }
+    return Arrays.copyOf(args, args.length);
+  }
+
+  /** One line for a failure: its message, and its cause's where that says more. */
+  static String describe(Throwable e) {
+    Throwable t = Futures.cause(e);
+    String message = t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
+    Throwable cause = t.getCause();
+    if (cause != null && cause.getMessage() != null && !message.contains(cause.getMessage())) {
+      message += " (" + cause.getMessage() + ")";
+    }
+    return message;
   }
 }

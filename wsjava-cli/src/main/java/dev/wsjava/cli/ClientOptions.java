@@ -1,0 +1,84 @@
+package dev.wsjava.cli;
+
+import dev.wsjava.TlsContexts;
+import dev.wsjava.Transport;
+import dev.wsjava.WebSocketClient;
+import dev.wsjava.WebSocketConfig;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.URI;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * The options every client command shares, and the one place that turns them into a {@link
+ * WebSocketClient}. A new client option (a proxy, say) is a field here and a line in {@link
+ * #client}.
+ */
+final class ClientOptions {
+  @Spec(Spec.Target.MIXEE)
+  private CommandSpec spec;
+
+  @Option(names = "--transport", paramLabel = "nio|blocking", defaultValue = "nio",
+      description = "NIO event loops, or blocking sockets on virtual threads.")
+  Transport transport;
+
+  @Option(names = {"-H", "--header"}, paramLabel = "'NAME: VALUE'",
+      showDefaultValue = picocli.CommandLine.Help.Visibility.NEVER,
+      description = "Add a header to the handshake request (repeatable).")
+  List<String> headers = new ArrayList<>();
+
+  @Option(names = "--cacert", paramLabel = "PEM",
+      description = "Trust the certificates in this PEM file for wss:// (host names still checked).")
+  Path caCertificates;
+
+  @Option(names = {"-k", "--insecure"},
+      description = "wss:// without certificate or host name checks: development only.")
+  boolean insecure;
+
+  /** Checks that the URL is ws:// or wss:// with a host; a usage error otherwise. */
+  URI check(URI url) {
+    String scheme = url.getScheme() == null ? "" : url.getScheme().toLowerCase(Locale.ROOT);
+    if (!scheme.equals("ws") && !scheme.equals("wss") || url.getHost() == null) {
+      throw new ParameterException(
+          spec.commandLine(), "'" + url + "' is not a ws:// or wss:// URL with a host");
+    }
+    return url;
+  }
+
+  /** Builds the client: this configuration on the chosen transport, headers, TLS trust. */
+  WebSocketClient client(WebSocketConfig config, PrintStream err)
+      throws IOException, GeneralSecurityException {
+    WebSocketClient.Builder b =
+        WebSocketClient.builder().config(config.toBuilder().transport(transport).build());
+    for (String header : headers) {
+      int colon = header.indexOf(':');
+      if (colon <= 0) {
+        throw new ParameterException(
+            spec.commandLine(), "--header '" + header + "' is not 'Name: value'");
+      }
+      try {
+        b.header(header.substring(0, colon).trim(), header.substring(colon + 1).trim());
+      } catch (IllegalArgumentException e) {
+        throw new ParameterException(spec.commandLine(), "--header '" + header + "': " + e.getMessage());
+      }
+    }
+    if (caCertificates != null) {
+      b.tls(TlsContexts.trusting(caCertificates));
+    }
+    if (insecure) {
+      err.println(
+          "wsjava: WARNING: --insecure: wss:// certificates and host names are NOT checked;"
+              + " anyone on the path can read and change this traffic. Development only.");
+      b.insecureTrustAnyCertificateForDevelopmentOnly();
+    }
+    return b.build();
+  }
+}

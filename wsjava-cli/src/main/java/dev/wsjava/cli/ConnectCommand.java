@@ -1,0 +1,278 @@
+package dev.wsjava.cli;
+
+import dev.wsjava.CloseCodes;
+import dev.wsjava.Message;
+import dev.wsjava.WebSocket;
+import dev.wsjava.WebSocketClient;
+import dev.wsjava.WebSocketClosedException;
+import dev.wsjava.WebSocketConfig;
+import dev.wsjava.extension.PerMessageDeflate;
+import dev.wsjava.protocol.CloseCode;
+import java.io.BufferedInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+
+/**
+ * {@code wsjava connect URL}: a WebSocket client for terminals and pipes, in the manner of
+ * websocat. Each stdin line is a message; each received text message is a stdout line. At the end
+ * of stdin the client closes with 1000, waits for the server's close and exits 0.
+ */
+@Command(
+    name = "connect",
+    showDefaultValues = true,
+    sortOptions = false,
+    description = {
+      "Connect to a WebSocket server: stdin lines become text messages (--binary: binary),"
+          + " received text messages become stdout lines.",
+      "Received binary messages go to stdout as their raw bytes, no newline added (--hex: one"
+          + " line of hex each).",
+      "At the end of stdin: close with 1000, wait for the server's close, exit.",
+      ""
+    },
+    footer = {
+      "",
+      "Exit status: 0 closed normally (1000, or a close without a code), 1 connection or"
+          + " handshake failed (the HTTP status is in the message), 2 usage error, 3 closed"
+          + " abnormally (code and reason on stderr).",
+      "Example: printf 'a\\nb\\n' | wsjava connect ws://127.0.0.1:8080/echo"
+    })
+public final class ConnectCommand implements Callable<Integer> {
+  /** Longest wait for the connection to open, beyond the handshake timeout, before giving up. */
+  private static final long CONNECT_GRACE_SECONDS = 5;
+
+  @ParentCommand private WsjavaCommand parent;
+
+  @Parameters(index = "0", paramLabel = "URL", description = "ws:// or wss:// URL.")
+  private URI url;
+
+  @Option(names = "--binary", description = "Send each stdin line (without its newline) as a binary message.")
+  private boolean binary;
+
+  @Option(names = "--hex", description = "Print received binary messages as one line of hex each.")
+  private boolean hex;
+
+  @Option(names = "--echo",
+      description = "Send every received message straight back (stdin is not read, nothing is"
+          + " printed); for testing servers and conformance runners.")
+  private boolean echo;
+
+  @Option(names = "--subprotocol", paramLabel = "NAME", split = ",",
+      showDefaultValue = picocli.CommandLine.Help.Visibility.NEVER,
+      description = "Offer these subprotocols, in order of preference.")
+  private List<String> subprotocols = new ArrayList<>();
+
+  @Option(names = "--deflate", negatable = true, defaultValue = "true", fallbackValue = "true",
+      description = "Offer permessage-deflate (--no-deflate: do not).")
+  private boolean deflate;
+
+  @Option(names = "--max-message", paramLabel = "SIZE", defaultValue = "16m",
+      converter = Units.SizeConverter.class, description = "Largest message accepted.")
+  private long maxMessage;
+
+  @Option(names = {"-v", "--verbose"},
+      description = "Say on stderr when the connection opens (subprotocol, extensions) and closes.")
+  private boolean verbose;
+
+  @Mixin private ClientOptions clientOptions;
+
+  /**
+   * Connects, pumps stdin to the server and messages to stdout, and returns the exit status.
+   *
+   * @return 0, 1 or 3 (see the footer)
+   * @throws Exception on an unexpected failure
+   */
+  @Override
+  public Integer call() throws Exception {
+    Io io = parent.io();
+    URI target = clientOptions.check(url);
+    WebSocketConfig config =
+        WebSocketConfig.builder()
+            .limits(Units.messagesUpTo(maxMessage))
+            .deflate(deflate ? PerMessageDeflate.defaults() : null)
+            .subprotocols(subprotocols)
+            .build();
+    try (WebSocketClient client = clientOptions.client(config, io.err())) {
+      WebSocket ws;
+      try {
+        ws = client.connect(target)
+            .get(config.handshakeTimeout().toSeconds() + CONNECT_GRACE_SECONDS, TimeUnit.SECONDS);
+      } catch (ExecutionException | TimeoutException e) {
+        io.err().println("wsjava connect: cannot connect to " + target + ": "
+            + (e instanceof TimeoutException ? "timed out" : Main.describe(e)));
+        return 1;
+      }
+      if (verbose) {
+        io.err().println("wsjava connect: connected to " + target
+            + (ws.subprotocol() == null ? "" : ", subprotocol " + ws.subprotocol())
+            + ", extensions " + (ws.extensions().isEmpty() ? "none" : String.join(", ", ws.extensions())));
+      }
+      if (!echo) {
+        Thread stdin = new Thread(() -> pumpStdin(io.in(), ws, io.err()), "wsjava-stdin");
+        stdin.setDaemon(true); // a read blocked on a terminal must not keep the process alive
+        stdin.start();
+      }
+      WebSocketClosedException closed = receiveUntilClosed(ws, io.out());
+      return exitStatus(closed, io.err());
+    }
+  }
+
+  /** Prints (or echoes) every message until the connection closes; returns how it closed. */
+  private WebSocketClosedException receiveUntilClosed(WebSocket ws, PrintStream out)
+      throws InterruptedException {
+    while (true) {
+      Message m;
+      try {
+        m = ws.receive();
+      } catch (WebSocketClosedException closed) {
+        out.flush();
+        return closed;
+      }
+      if (echo) {
+        CompletableFuture<Void> sent =
+            switch (m) {
+              case Message.Text t -> ws.sendText(t.text());
+              case Message.Binary b -> ws.sendBinary(b.data());
+            };
+        sent.exceptionally(e -> null).join(); // wait for the write: TCP slows a fast sender down
+        continue;
+      }
+      switch (m) {
+        case Message.Text t -> {
+          byte[] utf8 = t.text().getBytes(StandardCharsets.UTF_8);
+          out.write(utf8, 0, utf8.length);
+          out.write('\n');
+        }
+        case Message.Binary b -> {
+          ByteBuffer data = b.data();
+          if (hex) {
+            byte[] bytes = new byte[data.remaining()];
+            data.get(bytes);
+            out.print(HexFormat.of().formatHex(bytes));
+            out.write('\n');
+          } else {
+            out.write(data.array(), data.arrayOffset() + data.position(), data.remaining());
+          }
+        }
+      }
+      out.flush();
+    }
+  }
+
+  private int exitStatus(WebSocketClosedException closed, PrintStream err) {
+    int code = closed.code();
+    if (code == CloseCodes.NORMAL || code == CloseCode.NO_STATUS) {
+      if (verbose) {
+        err.println("wsjava connect: closed normally (" + code + ")");
+      }
+      return 0;
+    }
+    err.println("wsjava connect: connection closed abnormally: " + code
+        + (closed.reason().isEmpty() ? "" : " " + closed.reason()));
+    return 3;
+  }
+
+  /** Sends stdin, line by line, then closes with 1000. Runs on its own thread. */
+  private void pumpStdin(InputStream in, WebSocket ws, PrintStream err) {
+    Sender sender = new Sender();
+    try (BufferedInputStream input = new BufferedInputStream(in)) {
+      ByteArrayOutputStream line = new ByteArrayOutputStream();
+      int c;
+      boolean pending = false;
+      while ((c = input.read()) >= 0) {
+        if (c == '\n') {
+          if (!sendLine(sender, ws, line)) {
+            return;
+          }
+          line.reset();
+          pending = false;
+        } else {
+          line.write(c);
+          pending = true;
+        }
+      }
+      if (pending && !sendLine(sender, ws, line)) {
+        return;
+      }
+      sender.flush();
+      if (ws.isOpen()) {
+        ws.close();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (IOException e) {
+      err.println("wsjava connect: reading stdin failed: " + e.getMessage());
+      if (ws.isOpen()) {
+        ws.close(CloseCodes.GOING_AWAY, "client input failed");
+      }
+    }
+  }
+
+  /** Sends one line; false when the connection is closed (nothing more to send). */
+  private boolean sendLine(Sender sender, WebSocket ws, ByteArrayOutputStream line)
+      throws InterruptedException {
+    if (binary) {
+      byte[] bytes = line.toByteArray();
+      return sender.send(() -> ws.sendBinary(bytes));
+    }
+    String text = line.toString(StandardCharsets.UTF_8);
+    if (text.endsWith("\r")) {
+      text = text.substring(0, text.length() - 1); // a CRLF line from Windows or a terminal
+    }
+    String message = text;
+    return sender.send(() -> ws.sendText(message));
+  }
+
+  /**
+   * Sends without waiting for each write, but waits for earlier writes when the send queue is
+   * full, so a fast pipe neither blocks per line nor overruns the queue.
+   */
+  private static final class Sender {
+    private CompletableFuture<Void> last = CompletableFuture.completedFuture(null);
+
+    boolean send(Supplier<CompletableFuture<Void>> send) throws InterruptedException {
+      while (true) {
+        CompletableFuture<Void> f;
+        try {
+          f = send.get();
+        } catch (IllegalStateException closed) {
+          return false;
+        }
+        if (!f.isCompletedExceptionally()) {
+          last = f;
+          return true;
+        }
+        if (!Futures.refusedFull(f)) {
+          return false; // closed meanwhile
+        }
+        if (last.isDone()) {
+          Thread.sleep(1); // the queue holds other bytes (an echo's, a pong): give it a moment
+        } else {
+          flush();
+        }
+      }
+    }
+
+    void flush() {
+      last.exceptionally(e -> null).join();
+    }
+  }
+}

@@ -1,0 +1,317 @@
+package dev.wsjava.cli;
+
+import dev.wsjava.TlsContexts;
+import dev.wsjava.Transport;
+import dev.wsjava.WebSocketConfig;
+import dev.wsjava.WebSocketServer;
+import dev.wsjava.extension.PerMessageDeflate;
+import dev.wsjava.http.HttpResponse;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import javax.net.ssl.SSLContext;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code wsjava serve}: an echo and chat server with a browser page. {@code /} serves the page,
+ * {@code /echo} echoes every message, {@code /chat} sends every message to every client. Runs
+ * until Ctrl-C or SIGTERM, then closes every WebSocket with 1001.
+ */
+@Command(
+    name = "serve",
+    showDefaultValues = true,
+    sortOptions = false,
+    description = {
+      "Echo and chat server with a browser page: / (page), /echo (echo), /chat (everyone's"
+          + " messages to everyone; ?nick=NAME).",
+      "Listens on 127.0.0.1 only: --host 0.0.0.0 (or ::) serves other machines too.",
+      "Ctrl-C or SIGTERM closes every WebSocket with 1001 and stops.",
+      ""
+    },
+    footer = {
+      "",
+      "A chat client that reads more slowly than the room talks (past --send-queue) is closed"
+          + " with 1008.",
+      "Sizes take k, m, g (powers of 1024); durations take ms, s, m, h (a bare number is seconds)."
+    })
+public final class ServeCommand implements Callable<Integer> {
+  @ParentCommand private WsjavaCommand parent;
+
+  @Spec private CommandSpec spec;
+
+  @Option(names = "--host", paramLabel = "ADDRESS", defaultValue = "127.0.0.1",
+      description = "Address to listen on; 0.0.0.0 (or ::) for every interface.")
+  private String host;
+
+  @Option(names = {"-p", "--port"}, paramLabel = "PORT", defaultValue = "8080",
+      description = "Port to listen on; 0 picks a free one.")
+  private int port;
+
+  @Option(names = "--transport", paramLabel = "nio|blocking", defaultValue = "nio",
+      description = "NIO event loops, or blocking sockets on virtual threads.")
+  private Transport transport;
+
+  @Option(names = "--keystore", paramLabel = "FILE",
+      description = "Serve https/wss with the key and certificate chain in this PKCS12 file.")
+  private Path keystore;
+
+  @Option(names = "--keystore-password", paramLabel = "PASSWORD", defaultValue = "${env:WSJAVA_KEYSTORE_PASSWORD}",
+      showDefaultValue = picocli.CommandLine.Help.Visibility.NEVER,
+      description = "The PKCS12 file's password (default: $WSJAVA_KEYSTORE_PASSWORD).")
+  private String keystorePassword;
+
+  @Option(names = "--cert", paramLabel = "PEM",
+      description = "Serve https/wss with this certificate chain (leaf first); needs --key.")
+  private Path certPem;
+
+  @Option(names = "--key", paramLabel = "PEM",
+      description = "The unencrypted PKCS#8 private key for --cert.")
+  private Path keyPem;
+
+  @Option(names = "--self-signed",
+      description = "Serve https/wss with a certificate for localhost made at start (development"
+          + " only); prints its SHA-256 fingerprint and PEM file.")
+  private boolean selfSigned;
+
+  @Option(names = "--no-deflate", description = "Do not accept permessage-deflate.")
+  private boolean noDeflate;
+
+  @Option(names = "--max-message", paramLabel = "SIZE", defaultValue = "16m",
+      converter = Units.SizeConverter.class,
+      description = "Largest message (and frame) accepted; larger ones close with 1009.")
+  private long maxMessage;
+
+  @Option(names = "--send-queue", paramLabel = "SIZE", defaultValue = "16m",
+      converter = Units.SizeConverter.class,
+      description = "Bytes that may wait to be sent to one client.")
+  private long sendQueue;
+
+  @Option(names = "--idle-timeout", paramLabel = "DURATION", defaultValue = "0",
+      description = "Close (1001) a connection quiet this long; 0 for never.")
+  private Duration idleTimeout;
+
+  @Option(names = "--ping-interval", paramLabel = "DURATION", defaultValue = "0",
+      description = "Ping quiet clients this often, close (1011) those that do not answer; 0 for"
+          + " never.")
+  private Duration pingInterval;
+
+  /**
+   * Starts the server, prints what it serves and waits for Ctrl-C or SIGTERM.
+   *
+   * @return 0 after a graceful shutdown
+   * @throws Exception when the server cannot start (the message says why)
+   */
+  @Override
+  public Integer call() throws Exception {
+    Running running = start();
+    PrintStream out = parent.io().out();
+    for (String line : running.urls()) {
+      out.println(line);
+    }
+    out.flush();
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  parent.io().err().println(
+                      "wsjava serve: shutting down, closing "
+                          + running.server().openConnections() + " connection(s) with 1001");
+                  running.close();
+                  stopped.countDown();
+                },
+                "wsjava-shutdown"));
+    stopped.await();
+    return 0;
+  }
+
+  /**
+   * Starts the server with the parsed options and returns at once; for {@link #call()} and for
+   * tests, which need the bound port.
+   *
+   * @return the running server
+   * @throws Exception when the options are inconsistent ({@link ParameterException}), TLS
+   *     material cannot be read, or the address cannot be bound
+   */
+  public Running start() throws Exception {
+    PrintStream err = parent.io().err();
+    if (maxMessage < 1 || sendQueue < 1) {
+      throw new ParameterException(spec.commandLine(), "--max-message and --send-queue must be positive");
+    }
+    WebSocketConfig config =
+        WebSocketConfig.builder()
+            .transport(transport)
+            .limits(Units.messagesUpTo(maxMessage))
+            .deflate(noDeflate ? null : PerMessageDeflate.defaults())
+            .maxQueuedBytes(sendQueue)
+            .idleTimeout(idleTimeout)
+            .pingInterval(pingInterval)
+            .build();
+    SelfSignedCertificate generated = selfSigned ? SelfSignedCertificate.create() : null;
+    SSLContext tls = tls(generated);
+    String page = resource("index.html");
+    ChatRoom chat = new ChatRoom(sendQueue);
+    WebSocketServer.Builder builder =
+        WebSocketServer.builder()
+            .bind(host, port)
+            .config(config)
+            .get("/", req -> HttpResponse.html(200, page).withHeader("Cache-Control", "no-store"))
+            .websocket("/echo", new EchoListener())
+            .websocket("/chat", chat);
+    if (tls != null) {
+      builder.tls(tls);
+    }
+    WebSocketServer server;
+    try {
+      server = builder.start();
+    } catch (IOException e) {
+      if (generated != null) {
+        generated.delete();
+      }
+      throw new IOException("cannot listen on " + host + ":" + port + ": " + Main.describe(e), e);
+    }
+    err.println(
+        "wsjava serve: " + transport.name().toLowerCase(Locale.ROOT) + " transport, permessage-deflate "
+            + (noDeflate ? "off" : "on") + ", messages up to " + Units.formatSize(maxMessage)
+            + (wildcard(host) ? ", listening on every interface" : ""));
+    if (generated != null) {
+      err.println(
+          "wsjava serve: self-signed development certificate for localhost, 127.0.0.1, ::1\n"
+              + "  SHA-256 " + generated.fingerprint() + "\n"
+              + "  PEM     " + generated.certificatePem()
+              + "  (wsjava connect --cacert " + generated.certificatePem() + " URL)");
+    }
+    return new Running(server, chat, urls(tls != null, server.port()), generated);
+  }
+
+  private SSLContext tls(SelfSignedCertificate generated)
+      throws IOException, GeneralSecurityException {
+    int ways = (keystore != null ? 1 : 0) + (certPem != null || keyPem != null ? 1 : 0) + (selfSigned ? 1 : 0);
+    if (ways > 1) {
+      throw new ParameterException(
+          spec.commandLine(), "choose one of --keystore, --cert/--key and --self-signed");
+    }
+    if (generated != null) {
+      return TlsContexts.fromPkcs12(generated.keyStore(), generated.password());
+    }
+    if (keystore != null) {
+      if (keystorePassword == null) {
+        throw new ParameterException(
+            spec.commandLine(),
+            "--keystore needs --keystore-password (or WSJAVA_KEYSTORE_PASSWORD in the environment)");
+      }
+      return TlsContexts.fromPkcs12(keystore, keystorePassword.toCharArray());
+    }
+    if (certPem != null || keyPem != null) {
+      if (certPem == null || keyPem == null) {
+        throw new ParameterException(spec.commandLine(), "--cert and --key go together");
+      }
+      return TlsContexts.fromPem(certPem, keyPem);
+    }
+    return null;
+  }
+
+  private List<String> urls(boolean secure, int boundPort) {
+    String shown = wildcard(host) ? "127.0.0.1" : host.contains(":") ? "[" + host + "]" : host;
+    String authority = shown + ":" + boundPort;
+    String http = secure ? "https://" : "http://";
+    String ws = secure ? "wss://" : "ws://";
+    List<String> urls = new ArrayList<>();
+    urls.add(String.format("%-34s browser page: chat and echo", http + authority + "/"));
+    urls.add(String.format("%-34s echo", ws + authority + "/echo"));
+    urls.add(String.format("%-34s chat (?nick=NAME)", ws + authority + "/chat"));
+    return urls;
+  }
+
+  private static boolean wildcard(String host) {
+    return host.equals("0.0.0.0") || host.equals("::") || host.equals("[::]") || host.isEmpty();
+  }
+
+  private static String resource(String name) throws IOException {
+    try (InputStream in = ServeCommand.class.getResourceAsStream(name)) {
+      if (in == null) {
+        throw new IOException("missing resource " + name + " (a broken build?)");
+      }
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+  }
+
+  /** A started server. Thread-safe. */
+  public static final class Running implements AutoCloseable {
+    private final WebSocketServer server;
+    private final ChatRoom chat;
+    private final List<String> urls;
+    private final SelfSignedCertificate certificate;
+
+    Running(WebSocketServer server, ChatRoom chat, List<String> urls, SelfSignedCertificate certificate) {
+      this.server = server;
+      this.chat = chat;
+      this.urls = List.copyOf(urls);
+      this.certificate = certificate;
+    }
+
+    /**
+     * Returns the server.
+     *
+     * @return the running server
+     */
+    public WebSocketServer server() {
+      return server;
+    }
+
+    /**
+     * Returns the port the server listens on.
+     *
+     * @return the bound port
+     */
+    public int port() {
+      return server.port();
+    }
+
+    /**
+     * Returns what the server prints: one line per URL served, the URL first, then what it is.
+     *
+     * @return the lines
+     */
+    public List<String> urls() {
+      return urls;
+    }
+
+    /**
+     * Returns the generated certificate's PEM file, for clients to trust.
+     *
+     * @return the PEM path, or {@code null} without {@code --self-signed}
+     */
+    public Path certificatePem() {
+      return certificate == null ? null : certificate.certificatePem();
+    }
+
+    /** The chat room behind {@code /chat}. */
+    ChatRoom chat() {
+      return chat;
+    }
+
+    /** Closes every WebSocket with 1001 (bounded wait), stops, and deletes generated files. */
+    @Override
+    public void close() {
+      server.close();
+      if (certificate != null) {
+        certificate.delete();
+      }
+    }
+  }
+}

@@ -1,0 +1,155 @@
+// Drives the page that `wsjava serve` serves in a real headless Chromium (Debian's
+// /usr/bin/chromium, through playwright-core), once per URL given:
+//   node browser-test.mjs http://127.0.0.1:PORT/ https://127.0.0.1:PORT/
+// For each: the echo socket opens with permessage-deflate; text and binary messages of several
+// sizes come back byte for byte (through the page's own echo function, and through its buttons);
+// two chat pages see each other's messages; a screenshot goes to wsjava-cli/target/browser/.
+// Prints one line per check and exits 0 when all pass, 1 otherwise (2 for a usage error).
+import { chromium } from 'playwright-core';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const urls = process.argv.slice(2);
+if (urls.length === 0) {
+  console.error('usage: node browser-test.mjs URL...  (the page of wsjava serve, http:// or https://)');
+  process.exit(2);
+}
+const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+const SHOTS = fileURLToPath(new URL('../../../target/browser/', import.meta.url));
+const SIZES = [0, 1, 125, 126, 65535, 65536, 1 << 20];
+const STEP_MS = 30_000;
+
+// The whole run is bounded, whatever hangs.
+setTimeout(() => { console.error('FAIL browser test did not finish in 150 s'); process.exit(1); }, 150_000).unref();
+
+let failures = 0;
+function check(ok, what) {
+  console.log((ok ? 'ok   ' : 'FAIL ') + what);
+  if (!ok) failures++;
+}
+
+mkdirSync(SHOTS, { recursive: true });
+const profile = mkdtempSync(join(tmpdir(), 'wsjava-chromium-'));
+const context = await chromium.launchPersistentContext(profile, {
+  executablePath: CHROMIUM,
+  headless: true,
+  ignoreHTTPSErrors: true,
+  viewport: { width: 1280, height: 860 },
+  args: [
+    '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic',
+    '--no-first-run', '--disable-component-update', '--disable-sync',
+    '--ignore-certificate-errors', // the wss:// run serves a self-signed development certificate
+  ],
+});
+context.setDefaultTimeout(STEP_MS);
+try {
+  for (const url of urls) {
+    await testPage(url);
+  }
+} catch (e) {
+  check(false, 'unexpected failure: ' + (e.stack || e));
+} finally {
+  await context.close();
+  rmSync(profile, { recursive: true, force: true });
+}
+console.log(failures === 0 ? 'all checks passed' : failures + ' check(s) failed');
+process.exit(failures === 0 ? 0 : 1);
+
+async function testPage(url) {
+  const scheme = url.startsWith('https:') ? 'wss' : 'ws';
+  const page = await context.newPage();
+  page.on('pageerror', e => check(false, `${scheme}: script error on the page: ${e.message}`));
+  await page.goto(url);
+  await page.waitForFunction(() => window.wsjava && window.wsjava.echo.ws.readyState === WebSocket.OPEN);
+
+  const echoUrl = await page.evaluate(() => window.wsjava.echo.ws.url);
+  check(echoUrl.startsWith(scheme + '://'), `${scheme}: the page's echo socket is ${echoUrl}`);
+  const extensions = await page.evaluate(() => window.wsjava.echo.ws.extensions);
+  check(extensions.includes('permessage-deflate'), `${scheme}: permessage-deflate negotiated (extensions: "${extensions}")`);
+  check((await page.textContent('#echo-ext')) === 'permessage-deflate', `${scheme}: the page shows permessage-deflate`);
+  check((await page.textContent('#echo-state')) === 'open', `${scheme}: the page shows the connection open`);
+
+  // Every size, binary and text, through the page's own echo function; compared in the page.
+  const results = await page.evaluate(async sizes => {
+    function bytes(n, seed) {
+      const out = new Uint8Array(n);
+      let x = (seed * 2654435761) >>> 0 || 1;
+      for (let i = 0; i < n; i++) { x ^= x << 13; x ^= x >>> 17; x ^= x << 5; out[i] = x & 0xff; }
+      return out;
+    }
+    function text(n, seed) { // n UTF-16 units: ASCII, 2-, 3- and 4-byte UTF-8, never a split pair
+      const parts = ['a', 'é', '日', '😀', 'Z', ' ', '~', 'ß'];
+      let s = '';
+      let i = seed;
+      while (s.length < n) {
+        const p = parts[i++ % parts.length];
+        s += s.length + p.length <= n ? p : 'x';
+      }
+      return s;
+    }
+    const out = [];
+    for (const n of sizes) {
+      const sent = bytes(n, n + 1);
+      const r = await window.wsjava.echo.send(sent);
+      const got = r.data instanceof ArrayBuffer ? new Uint8Array(r.data) : null; // checked here too
+      let diff = got && got.length === n ? -1 : 0;
+      for (let i = 0; got && diff < 0 && i < n; i++) if (got[i] !== sent[i]) diff = i;
+      out.push({ kind: 'binary', n, ok: got !== null && got.length === n && diff < 0, got: got ? got.length : typeof r.data, diff, ms: r.ms });
+      const t = text(n, n);
+      const rt = await window.wsjava.echo.send(t);
+      out.push({ kind: 'text', n, ok: rt.data === t, got: typeof rt.data === 'string' ? rt.data.length : typeof rt.data, diff: -1, ms: rt.ms });
+    }
+    return out;
+  }, SIZES);
+  for (const r of results) {
+    check(r.ok, `${scheme}: ${r.kind} message of ${r.n} ${r.kind === 'text' ? 'chars' : 'bytes'} echoed byte for byte`
+      + (r.ok ? ` (${r.ms.toFixed(1)} ms)` : ` — got ${r.got}, first difference at ${r.diff}`));
+  }
+
+  // The buttons: a 1 MiB random blob and a typed text, checked by the page itself.
+  await page.selectOption('#echo-size', String(1 << 20));
+  await page.click('#echo-binary');
+  await page.fill('#echo-text', 'typed into the page ✓');
+  await page.press('#echo-text', 'Enter');
+  const echoed = results.length + 2;
+  await page.waitForFunction(n => document.getElementById('echo-count').textContent === String(n), echoed);
+  check((await page.textContent('#echo-bad')) === '0', `${scheme}: the page found no mismatch in ${echoed} echoes`);
+  const log = await page.textContent('#echo-log');
+  check(log.includes('← same binary 1 MiB'), `${scheme}: the 1 MiB blob sent by the button came back`);
+  check(log.includes('← same text "typed into the page ✓"'), `${scheme}: the typed text came back`);
+
+  // Chat: two pages, each sees the other's message.
+  const other = await context.newPage();
+  await other.goto(url);
+  await joinChat(page, 'alice');
+  await joinChat(other, 'bob');
+  // The server adds a member after its handshake: both are in once alice hears bob join.
+  await page.waitForFunction(() => document.getElementById('chat-log').textContent.includes('bob joined'));
+  await page.fill('#chat-text', 'hello from alice');
+  await page.press('#chat-text', 'Enter');
+  await other.fill('#chat-text', 'hi alice, bob here');
+  await other.click('#chat-send');
+  for (const [p, who] of [[page, 'alice'], [other, 'bob']]) {
+    await p.waitForFunction(() => document.getElementById('chat-log').textContent.includes('hi alice, bob here'));
+    const chat = await p.textContent('#chat-log');
+    check(chat.includes('alice: hello from alice') && chat.includes('bob: hi alice, bob here'),
+      `${scheme}: ${who}'s chat shows both messages`);
+  }
+  check((await page.textContent('#chat-online')) === '2 online', `${scheme}: the chat counts 2 online`);
+  check((await page.textContent('#chat-ext')) === 'permessage-deflate', `${scheme}: the chat socket negotiated permessage-deflate`);
+  await other.close();
+  await page.waitForFunction(() => document.getElementById('chat-log').textContent.includes('bob left'));
+
+  const shot = join(SHOTS, scheme + '.png');
+  await page.screenshot({ path: shot, fullPage: true });
+  console.log(`     ${scheme}: screenshot ${shot}`);
+  await page.close();
+}
+
+async function joinChat(page, nick) {
+  await page.fill('#chat-nick', nick);
+  await page.click('#chat-join');
+  await page.waitForFunction(n => document.getElementById('chat-state').textContent === 'open as ' + n, nick);
+}
