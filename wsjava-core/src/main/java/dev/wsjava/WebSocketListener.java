@@ -5,8 +5,9 @@ import java.nio.ByteBuffer;
 /**
  * Callbacks for one connection's events. Each runs on the connection's I/O thread, one at a time,
  * in order; a callback that blocks delays that connection (and, on the NIO transport, the others
- * of its event loop), so hand long work to another thread. A callback may send, but must not wait
- * for a send's future (the bytes go out after the callback returns: waiting would deadlock).
+ * of its event loop), so hand long work to another thread. A callback may send on this connection
+ * or on any other (a broadcast holds no lock across connections), but must not wait for a send's
+ * future (its own bytes go out after the callback returns: waiting would deadlock).
  * Buffers are valid only during the call.
  * Every method does nothing by default.
  */

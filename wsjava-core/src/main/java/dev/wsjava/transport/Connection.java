@@ -25,8 +25,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * fails fast with {@link QueueFullException}, and {@link ConnectionHandler#onWritable} reports when
  * the queue has drained to half of that. A blocking caller can simply wait on each send's future.
  *
- * <p>Events reach the handler on the I/O thread with the lock held: a handler may send (its bytes
- * go out when the event returns) but must never wait for a send's future, which would deadlock.
+ * <p>Events reach the handler on the I/O thread, one at a time and without the lock held: a
+ * handler may send on this connection (its bytes go out when the event returns, together) or on
+ * any other (a broadcast), but must never wait for a send's future on its own I/O thread, which
+ * would deadlock.
  *
  * <p>Subclasses (the transports) move bytes: they call {@link #receive}, {@link #receiveEnd}, and
  * {@link #gatherOutbound}/{@link #written} from their I/O thread, and implement {@link
@@ -51,6 +53,7 @@ public abstract class Connection {
   private int writesInFlight;
   private boolean failPendingAfterWrites;
   private volatile long lastReceiveNanos = System.nanoTime();
+  private volatile Thread eventThread; // the I/O thread while it runs a handler's event
 
   private record Pending(long target, CompletableFuture<Void> future) {}
 
@@ -537,26 +540,73 @@ public abstract class Connection {
     requestFlush();
   }
 
-  /** Adapts session events to the handler; runs on the I/O thread with the lock held. */
+  /**
+   * Whether the calling thread is delivering one of this connection's events right now. A send
+   * made inside an event need not be flushed at once: the flush after the event takes it too.
+   *
+   * @return true inside {@code onMessage}, {@code onPing}, {@code onPong} or a protocol error's
+   *     {@code onError}, on the I/O thread
+   */
+  protected final boolean inEvent() {
+    return eventThread == Thread.currentThread();
+  }
+
+  /**
+   * Adapts session events to the handler. The session calls it on the I/O thread with the lock
+   * held; the lock is released around each handler call, so that a handler may send to any other
+   * connection (a broadcast) without two I/O threads each holding one connection's lock and
+   * waiting for the other's. The session is at an event boundary then, which it already allows a
+   * handler to act on (send, close) from the same thread; other threads may act on it too.
+   */
   private final class Events implements SessionListener {
     @Override
     public void onMessage(Opcode type, ByteBuffer payload) {
-      handler.onMessage(Connection.this, type, payload);
+      beginEvent();
+      try {
+        handler.onMessage(Connection.this, type, payload);
+      } finally {
+        endEvent();
+      }
     }
 
     @Override
     public void onPing(ByteBuffer payload) {
-      handler.onPing(Connection.this, payload);
+      beginEvent();
+      try {
+        handler.onPing(Connection.this, payload);
+      } finally {
+        endEvent();
+      }
     }
 
     @Override
     public void onPong(ByteBuffer payload) {
-      handler.onPong(Connection.this, payload);
+      beginEvent();
+      try {
+        handler.onPong(Connection.this, payload);
+      } finally {
+        endEvent();
+      }
     }
 
     @Override
     public void onFailure(ProtocolException cause) {
-      handler.onError(Connection.this, cause);
+      beginEvent();
+      try {
+        handler.onError(Connection.this, cause);
+      } finally {
+        endEvent();
+      }
+    }
+
+    private void beginEvent() {
+      lock.unlock();
+      eventThread = Thread.currentThread();
+    }
+
+    private void endEvent() {
+      eventThread = null;
+      lock.lock();
     }
   }
 

@@ -316,7 +316,7 @@ public final class BlockingConnection extends Connection {
 
   @Override
   protected void requestFlush() {
-    if (lock.isHeldByCurrentThread() || writeLock.isHeldByCurrentThread()) {
+    if (inEvent() || writeLock.isHeldByCurrentThread()) {
       return; // inside an event or a write: the flush after it takes these bytes too
     }
     while (!closing.get() && writeLock.tryLock()) {
