@@ -6,7 +6,6 @@ import java.io.BufferedInputStream;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.util.Arrays;
@@ -128,61 +127,46 @@ class LoadCommandTest {
    * that returns what to send instead: nothing, a changed copy, or several.
    */
   private static final class CorruptingEchoServer implements AutoCloseable {
-    private final ServerSocket listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
     private final Map<Integer, Mangle> mangle;
+    private final LoopbackServer server;
 
     CorruptingEchoServer(Map<Integer, Mangle> mangle) throws IOException {
       this.mangle = mangle;
-      Thread.ofVirtual().start(this::acceptLoop);
+      this.server = new LoopbackServer(this::serve);
     }
 
     int port() {
-      return listener.getLocalPort();
+      return server.port();
     }
 
-    private void acceptLoop() {
-      while (!listener.isClosed()) {
-        try {
-          Socket s = listener.accept();
-          Thread.ofVirtual().start(() -> serve(s));
-        } catch (IOException closed) {
-          return;
-        }
-      }
-    }
-
-    private void serve(Socket s) {
-      try (s) {
-        RawWebSocket.accept(s);
-        DataInputStream in = new DataInputStream(new BufferedInputStream(s.getInputStream()));
-        OutputStream out = s.getOutputStream();
-        int n = 0;
-        while (true) {
-          RawWebSocket.Frame f = RawWebSocket.read(in);
-          switch (f.opcode()) {
-            case 0x8 -> {
-              RawWebSocket.write(out, 0x8, f.payload());
-              return;
-            }
-            case 0x9 -> RawWebSocket.write(out, 0xA, f.payload());
-            case 0x1, 0x2 -> {
-              Mangle rule = mangle.get(n++);
-              byte[][] replies = rule == null ? new byte[][] {f.payload()} : rule.apply(f.payload().clone());
-              for (byte[] reply : replies) {
-                RawWebSocket.write(out, f.opcode(), reply);
-              }
-            }
-            default -> { }
+    private void serve(Socket s) throws IOException {
+      RawWebSocket.accept(s);
+      DataInputStream in = new DataInputStream(new BufferedInputStream(s.getInputStream()));
+      OutputStream out = s.getOutputStream();
+      int n = 0;
+      while (true) {
+        RawWebSocket.Frame f = RawWebSocket.read(in);
+        switch (f.opcode()) {
+          case 0x8 -> {
+            RawWebSocket.write(out, 0x8, f.payload());
+            return;
           }
+          case 0x9 -> RawWebSocket.write(out, 0xA, f.payload());
+          case 0x1, 0x2 -> {
+            Mangle rule = mangle.get(n++);
+            byte[][] replies = rule == null ? new byte[][] {f.payload()} : rule.apply(f.payload().clone());
+            for (byte[] reply : replies) {
+              RawWebSocket.write(out, f.opcode(), reply);
+            }
+          }
+          default -> { }
         }
-      } catch (IOException e) {
-        // the client went away
       }
     }
 
     @Override
     public void close() throws IOException {
-      listener.close();
+      server.close();
     }
   }
 }
