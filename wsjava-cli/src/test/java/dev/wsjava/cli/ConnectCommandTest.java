@@ -168,6 +168,72 @@ class ConnectCommandTest {
   }
 
   @Test
+  void anHttpProxyCarriesTheConnectionThroughOneTunnel() throws Exception {
+    try (ServeCommand.Running server = Cli.serve("--port", "0");
+        ConnectProxy proxy = new ConnectProxy()) {
+      Cli.Result r = Cli.run("a\nb\n", "connect", "--proxy", "http://127.0.0.1:" + proxy.port(),
+          "ws://127.0.0.1:" + server.port() + "/echo");
+      assertThat(r.exit()).as(r.toString()).isZero();
+      assertThat(r.out()).isEqualTo("a\nb\n");
+      assertThat(proxy.tunnels()).containsExactly("127.0.0.1:" + server.port());
+    }
+  }
+
+  @Test
+  void aProxyThatIsNotThereExitsWithOneAndIsNamed() throws Exception {
+    int port;
+    try (ServerSocket free = new ServerSocket(0)) {
+      port = free.getLocalPort();
+    }
+    try (ServeCommand.Running server = Cli.serve("--port", "0")) {
+      Cli.Result r = Cli.run("a\n", "connect", "--proxy", "http://127.0.0.1:" + port,
+          "ws://127.0.0.1:" + server.port() + "/echo");
+      assertThat(r.exit()).as(r.toString()).isEqualTo(1);
+      assertThat(r.stderr()).contains("proxy http://127.0.0.1:" + port + " refused the connection");
+    }
+  }
+
+  /** {@code --proxy-from-env} reads {@code http_proxy}: set for a child JVM, as the shell would. */
+  @Test
+  void proxyFromEnvTakesTheProxyFromHttpProxy() throws Exception {
+    try (ServeCommand.Running server = Cli.serve("--port", "0");
+        ConnectProxy proxy = new ConnectProxy()) {
+      ProcessBuilder child = new ProcessBuilder(
+          ProcessHandle.current().info().command().orElseThrow(),
+          "-cp", System.getProperty("java.class.path"), Main.class.getName(),
+          "connect", "--proxy-from-env", "ws://127.0.0.1:" + server.port() + "/echo");
+      child.environment().put("http_proxy", "http://127.0.0.1:" + proxy.port());
+      child.environment().remove("no_proxy");
+      child.environment().remove("NO_PROXY");
+      child.redirectError(ProcessBuilder.Redirect.INHERIT);
+      Process p = child.start();
+      try (var stdin = p.getOutputStream()) {
+        stdin.write("through the environment\n".getBytes(StandardCharsets.UTF_8));
+      }
+      String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+      assertThat(p.exitValue()).as(out).isZero();
+      assertThat(out).isEqualTo("through the environment\n");
+      assertThat(proxy.tunnels()).containsExactly("127.0.0.1:" + server.port());
+    }
+  }
+
+  @Test
+  void aProxyItCannotReadIsAUsageErrorThatNamesTheAcceptedForms() {
+    Cli.Result scheme = Cli.run("", "connect", "--proxy", "ftp://127.0.0.1:21", "ws://127.0.0.1:1/");
+    assertThat(scheme.exit()).as(scheme.toString()).isEqualTo(2);
+    assertThat(scheme.stderr()).contains("--proxy", "unsupported proxy scheme 'ftp'",
+        "http://[user:password@]host[:port]", "socks5://[user:password@]host[:port]");
+    Cli.Result path = Cli.run("", "load", "--proxy", "http://user:secret@proxy:3128/path", "ws://127.0.0.1:1/");
+    assertThat(path.exit()).as(path.toString()).isEqualTo(2);
+    assertThat(path.stderr()).contains("with no path", "socks5://").doesNotContain("secret");
+    Cli.Result both = Cli.run("", "connect", "--proxy", "http://127.0.0.1:1", "--proxy-from-env",
+        "ws://127.0.0.1:1/");
+    assertThat(both.exit()).as(both.toString()).isEqualTo(2);
+    assertThat(both.stderr()).contains("choose --proxy or --proxy-from-env");
+  }
+
+  @Test
   void usageErrorsExitWithTwo() {
     Cli.Result scheme = Cli.run("", "connect", "http://127.0.0.1:1/");
     assertThat(scheme.exit()).as(scheme.toString()).isEqualTo(2);

@@ -98,6 +98,28 @@ class LoadCommandTest {
   }
 
   @Test
+  void socketBuffersOnBothEndsLeaveTheEchoesIntact() throws Exception {
+    try (ServeCommand.Running server = Cli.serve("--port", "0", "--sndbuf", "32k", "--rcvbuf", "32k")) {
+      Cli.Result r = Cli.run("", "load", "ws://127.0.0.1:" + server.port() + "/echo",
+          "--sndbuf", "16k", "--rcvbuf", "64k", "--count", "200", "--in-flight", "8", "--size", "20k");
+      assertThat(r.exit()).as(r.toString()).isZero();
+      assertThat(r.out()).contains("socket buffers 16k send, 64k receive", "errors    none");
+    }
+  }
+
+  @Test
+  void everyConnectionGoesThroughTheProxy() throws Exception {
+    try (ServeCommand.Running server = Cli.serve("--port", "0");
+        ConnectProxy proxy = new ConnectProxy()) {
+      Cli.Result r = Cli.run("", "load", "ws://127.0.0.1:" + server.port() + "/echo",
+          "--proxy", "http://127.0.0.1:" + proxy.port(), "-c", "3", "--count", "30", "--json");
+      assertThat(r.exit()).as(r.toString()).isZero();
+      assertThat(number(r.out(), "messages")).isEqualTo(30);
+      assertThat(proxy.tunnels()).hasSize(3).containsOnly("127.0.0.1:" + server.port());
+    }
+  }
+
+  @Test
   void contradictoryOptionsAreUsageErrors() {
     Cli.Result both = Cli.run("", "load", "ws://127.0.0.1:1/", "--count", "5", "--duration", "1s");
     assertThat(both.exit()).isEqualTo(2);
@@ -107,6 +129,9 @@ class LoadCommandTest {
     Cli.Result size = Cli.run("", "load", "ws://127.0.0.1:1/", "--size", "12q");
     assertThat(size.exit()).isEqualTo(2);
     assertThat(size.stderr()).contains("'12q' is not a size");
+    Cli.Result buffer = Cli.run("", "load", "ws://127.0.0.1:1/", "--sndbuf", "3g");
+    assertThat(buffer.exit()).isEqualTo(2);
+    assertThat(buffer.stderr()).contains("--sndbuf and --rcvbuf must be below 2g");
   }
 
   /** What a corrupting server sends instead of one echo: nothing, a changed copy, or several. */
