@@ -6,11 +6,14 @@ import dev.wsjava.CloseCodes;
 import dev.wsjava.WebSocket;
 import dev.wsjava.WebSocketListener;
 import dev.wsjava.WebSocketServer;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
 import java.net.ServerSocket;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -142,6 +145,39 @@ class ConnectCommandTest {
       assertThat(r.exit()).as(r.toString()).isZero();
       assertThat(r.out()).isEmpty();
       assertThat(echoes).containsExactly("one", "[1, 2, 3]", "three");
+    }
+  }
+
+  /**
+   * As conformance case 3.2.1: a valid message and a frame with RSV2 set arrive in one write. The
+   * message is echoed before the bad frame fails the connection with 1002 (exit status 3).
+   */
+  @Test
+  void echoModeEchoesAMessageBeforeTheFrameThatFailsTheConnection() throws Exception {
+    List<RawWebSocket.Frame> received = new CopyOnWriteArrayList<>();
+    CountDownLatch closeRead = new CountDownLatch(1);
+    try (LoopbackServer server = new LoopbackServer(s -> {
+      RawWebSocket.accept(s);
+      ByteArrayOutputStream both = new ByteArrayOutputStream();
+      RawWebSocket.write(both, 0x1, "first".getBytes(StandardCharsets.UTF_8));
+      RawWebSocket.write(both, new RawWebSocket.Frame(true, 2, 0x1, new byte[] {'x'}));
+      s.getOutputStream().write(both.toByteArray());
+      DataInputStream in = new DataInputStream(s.getInputStream());
+      RawWebSocket.Frame f;
+      do {
+        f = RawWebSocket.read(in);
+        received.add(f);
+      } while (f.opcode() != 0x8);
+      closeRead.countDown();
+    })) {
+      Cli.Result r = Cli.run("", "connect", "--echo", "--no-deflate", "ws://127.0.0.1:" + server.port() + "/");
+      assertThat(r.exit()).as(r.toString()).isEqualTo(3);
+      assertThat(r.stderr()).contains("closed abnormally: 1002");
+      assertThat(closeRead.await(10, TimeUnit.SECONDS)).as("the client's close reached the server").isTrue();
+      assertThat(received).hasSize(2);
+      assertThat(received.get(0).opcode()).isEqualTo(0x1);
+      assertThat(new String(received.get(0).payload(), StandardCharsets.UTF_8)).isEqualTo("first");
+      assertThat(received.get(1).payload()).startsWith(0x03, 0xEA); // 1002
     }
   }
 
