@@ -6,7 +6,6 @@ import dev.wsjava.WebSocket;
 import dev.wsjava.WebSocketClient;
 import dev.wsjava.WebSocketClosedException;
 import dev.wsjava.WebSocketConfig;
-import dev.wsjava.WebSocketListener;
 import dev.wsjava.extension.PerMessageDeflate;
 import dev.wsjava.protocol.CloseCode;
 import java.io.BufferedInputStream;
@@ -144,19 +143,8 @@ public final class ConnectCommand implements Callable<Integer> {
    * queued before the next frame is parsed (a pull-style echo could lose the race to a frame that
    * fails the connection), and remembers how the connection closed.
    */
-  private static final class Echo implements WebSocketListener {
-    private final EchoListener echo = new EchoListener();
+  private static final class Echo extends EchoListener {
     final CompletableFuture<WebSocketClosedException> closed = new CompletableFuture<>();
-
-    @Override
-    public void onText(WebSocket ws, String text) {
-      echo.onText(ws, text);
-    }
-
-    @Override
-    public void onBinary(WebSocket ws, ByteBuffer data) {
-      echo.onBinary(ws, data);
-    }
 
     @Override
     public void onClose(WebSocket ws, int code, String reason) {
