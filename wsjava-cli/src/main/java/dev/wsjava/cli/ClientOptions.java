@@ -4,6 +4,7 @@ import dev.wsjava.TlsContexts;
 import dev.wsjava.Transport;
 import dev.wsjava.WebSocketClient;
 import dev.wsjava.WebSocketConfig;
+import dev.wsjava.WebSocketProxy;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;
@@ -12,15 +13,16 @@ import java.security.GeneralSecurityException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine.TypeConversionException;
 
 /**
  * The options every client command shares, and the one place that turns them into a {@link
- * WebSocketClient}. A new client option (a proxy, say) is a field here and a line in {@link
- * #client}.
+ * WebSocketClient}. A new client option is a field here and a line in {@link #client}.
  */
 final class ClientOptions {
   @Spec(Spec.Target.MIXEE)
@@ -43,14 +45,42 @@ final class ClientOptions {
       description = "wss:// without certificate or host name checks: development only.")
   boolean insecure;
 
-  /** Checks that the URL is ws:// or wss:// with a host; a usage error otherwise. */
+  @Option(names = "--proxy", paramLabel = "URL", converter = ProxyConverter.class,
+      description = "Tunnel through this proxy: http://[user:password@]host[:port] (HTTP CONNECT)"
+          + " or socks5://[user:password@]host[:port]; wss:// stays TLS end to end.")
+  WebSocketProxy proxy;
+
+  @Option(names = "--proxy-from-env",
+      description = "Take the proxy from https_proxy (wss://), http_proxy (ws://) or all_proxy,"
+          + " minus no_proxy, as curl does.")
+  boolean proxyFromEnvironment;
+
+  /**
+   * Checks that the URL is ws:// or wss:// with a host and that the options go together; a usage
+   * error otherwise.
+   */
   URI check(URI url) {
+    if (proxy != null && proxyFromEnvironment) {
+      throw new ParameterException(spec.commandLine(), "choose --proxy or --proxy-from-env");
+    }
+    return checkUrl(spec, url);
+  }
+
+  /** Checks that a command's URL is ws:// or wss:// with a host; a usage error otherwise. */
+  static URI checkUrl(CommandSpec command, URI url) {
     String scheme = url.getScheme() == null ? "" : url.getScheme().toLowerCase(Locale.ROOT);
     if (!scheme.equals("ws") && !scheme.equals("wss") || url.getHost() == null) {
       throw new ParameterException(
-          spec.commandLine(), "'" + url + "' is not a ws:// or wss:// URL with a host");
+          command.commandLine(), "'" + url + "' is not a ws:// or wss:// URL with a host");
     }
     return url;
+  }
+
+  /** Says on stderr, loud and once, that certificates will not be checked. */
+  static void warnInsecure(PrintStream err) {
+    err.println(
+        "wsjava: WARNING: --insecure: wss:// certificates and host names are NOT checked;"
+            + " anyone on the path can read and change this traffic. Development only.");
   }
 
   /** Builds the client: this configuration on the chosen transport, headers, TLS trust. */
@@ -74,11 +104,27 @@ final class ClientOptions {
       b.tls(TlsContexts.trusting(caCertificates));
     }
     if (insecure) {
-      err.println(
-          "wsjava: WARNING: --insecure: wss:// certificates and host names are NOT checked;"
-              + " anyone on the path can read and change this traffic. Development only.");
+      warnInsecure(err);
       b.insecureTrustAnyCertificateForDevelopmentOnly();
     }
+    if (proxy != null) {
+      b.proxy(proxy);
+    } else if (proxyFromEnvironment) {
+      b.proxyFromEnvironment();
+    }
     return b.build();
+  }
+
+  /** Reads {@code --proxy}; a value it cannot read is a usage error that names the forms it takes. */
+  static final class ProxyConverter implements ITypeConverter<WebSocketProxy> {
+    @Override
+    public WebSocketProxy convert(String value) {
+      try {
+        return WebSocketProxy.parse(value);
+      } catch (IllegalArgumentException e) {
+        throw new TypeConversionException(e.getMessage()
+            + "; give http://[user:password@]host[:port] or socks5://[user:password@]host[:port]");
+      }
+    }
   }
 }

@@ -72,7 +72,8 @@ public final class ConnectCommand implements Callable<Integer> {
 
   @Option(names = "--echo",
       description = "Send every received message straight back (stdin is not read, nothing is"
-          + " printed); for testing servers and conformance runners.")
+          + " printed); for testing servers and conformance runners. Each echo is queued before"
+          + " the next frame is read, so a frame that fails the connection never overtakes it.")
   private boolean echo;
 
   @Option(names = "--subprotocol", paramLabel = "NAME", split = ",",
@@ -111,9 +112,10 @@ public final class ConnectCommand implements Callable<Integer> {
             .subprotocols(subprotocols)
             .build();
     try (WebSocketClient client = clientOptions.client(config, io.err())) {
+      Echo echoes = echo ? new Echo() : null;
       WebSocket ws;
       try {
-        ws = client.connect(target)
+        ws = (echo ? client.connect(target, echoes) : client.connect(target))
             .get(config.handshakeTimeout().toSeconds() + CONNECT_GRACE_SECONDS, TimeUnit.SECONDS);
       } catch (ExecutionException | TimeoutException e) {
         io.err().println("wsjava connect: cannot connect to " + target + ": "
@@ -125,17 +127,32 @@ public final class ConnectCommand implements Callable<Integer> {
             + (ws.subprotocol() == null ? "" : ", subprotocol " + ws.subprotocol())
             + ", extensions " + (ws.extensions().isEmpty() ? "none" : String.join(", ", ws.extensions())));
       }
-      if (!echo) {
-        Thread stdin = new Thread(() -> pumpStdin(io.in(), ws, io.err()), "wsjava-stdin");
-        stdin.setDaemon(true); // a read blocked on a terminal must not keep the process alive
-        stdin.start();
+      if (echoes != null) {
+        return exitStatus(echoes.closed.get(), io.err());
       }
+      Thread stdin = new Thread(() -> pumpStdin(io.in(), ws, io.err()), "wsjava-stdin");
+      stdin.setDaemon(true); // a read blocked on a terminal must not keep the process alive
+      stdin.start();
       WebSocketClosedException closed = receiveUntilClosed(ws, io.out());
       return exitStatus(closed, io.err());
     }
   }
 
-  /** Prints (or echoes) every message until the connection closes; returns how it closed. */
+  /**
+   * {@code --echo}: sends each message back from the connection's I/O thread, so the echo is
+   * queued before the next frame is parsed (a pull-style echo could lose the race to a frame that
+   * fails the connection), and remembers how the connection closed.
+   */
+  private static final class Echo extends EchoListener {
+    final CompletableFuture<WebSocketClosedException> closed = new CompletableFuture<>();
+
+    @Override
+    public void onClose(WebSocket ws, int code, String reason) {
+      closed.complete(new WebSocketClosedException(code, reason));
+    }
+  }
+
+  /** Prints every message until the connection closes; returns how it closed. */
   private WebSocketClosedException receiveUntilClosed(WebSocket ws, PrintStream out)
       throws InterruptedException {
     while (true) {
@@ -145,15 +162,6 @@ public final class ConnectCommand implements Callable<Integer> {
       } catch (WebSocketClosedException closed) {
         out.flush();
         return closed;
-      }
-      if (echo) {
-        CompletableFuture<Void> sent =
-            switch (m) {
-              case Message.Text t -> ws.sendText(t.text());
-              case Message.Binary b -> ws.sendBinary(b.data());
-            };
-        sent.exceptionally(e -> null).join(); // wait for the write: TCP slows a fast sender down
-        continue;
       }
       switch (m) {
         case Message.Text t -> {

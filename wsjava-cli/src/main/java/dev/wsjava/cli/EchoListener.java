@@ -10,9 +10,10 @@ import java.util.concurrent.CompletableFuture;
 /**
  * The {@code /echo} route: sends every message straight back, text as text and binary as binary.
  * A client that sends faster than it reads its echoes fills its send queue; it is closed with 1008
- * rather than have echoes dropped silently.
+ * rather than have echoes dropped silently. {@code connect --echo} extends it to learn how the
+ * connection closed.
  */
-final class EchoListener implements WebSocketListener {
+class EchoListener implements WebSocketListener {
   @Override
   public void onText(WebSocket ws, String text) {
     closeWhenFull(ws, ws.sendText(text));

@@ -115,6 +115,8 @@ public final class LoadCommand implements Callable<Integer> {
 
   @Mixin private ClientOptions clientOptions;
 
+  @Mixin private SocketBufferOptions socketBuffers;
+
   /**
    * Runs the load and prints the summary.
    *
@@ -131,7 +133,7 @@ public final class LoadCommand implements Callable<Integer> {
     LoadConnection.Run run = new LoadConnection.Run(payloads, stats, inFlight);
     long frame = size + 14;
     WebSocketConfig config =
-        WebSocketConfig.builder()
+        socketBuffers.applyTo(WebSocketConfig.builder())
             .eventLoops(threads)
             .deflate(deflate ? PerMessageDeflate.defaults() : null)
             .limits(Units.messagesUpTo(Math.max(Limits.DEFAULT_MAX_MESSAGE_SIZE, size)))
@@ -276,9 +278,10 @@ public final class LoadCommand implements Callable<Integer> {
   private String setup(URI target) {
     return String.format(Locale.ROOT,
         "wsjava load %s: %d connection(s), %d in flight each, %s %s messages, deflate %s, %s transport"
-            + " (%d thread(s))",
+            + " (%d thread(s))%s%s",
         target, connections, inFlight, size + "-byte", text ? "text" : "binary",
-        deflate ? "offered" : "off", clientOptions.transport.name().toLowerCase(Locale.ROOT), threads);
+        deflate ? "offered" : "off", clientOptions.transport.name().toLowerCase(Locale.ROOT), threads,
+        socketBuffers.describe(), clientOptions.proxy == null ? "" : ", through " + clientOptions.proxy);
   }
 
   private String setupJson() {

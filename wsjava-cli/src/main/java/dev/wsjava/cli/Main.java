@@ -8,8 +8,8 @@ import java.util.Set;
 import picocli.CommandLine;
 
 /**
- * The {@code wsjava} command's entry point: {@code serve} (the default), {@code connect} and
- * {@code load}; see {@link WsjavaCommand}.
+ * The {@code wsjava} command's entry point: {@code serve} (the default), {@code connect},
+ * {@code load} and {@code conformance}; see {@link WsjavaCommand}.
  */
 public final class Main {
   /** Arguments that belong to the top command even when they come first. */
@@ -53,7 +53,7 @@ public final class Main {
     cl.setErr(new PrintWriter(io.err(), true, StandardCharsets.UTF_8));
     cl.setExecutionExceptionHandler(
         (e, line, parsed) -> {
-          line.getErr().println("wsjava " + line.getCommandName() + ": " + describe(e));
+          line.getErr().println(line.getCommandSpec().qualifiedName() + ": " + describe(e));
           return 1;
         });
     return cl;

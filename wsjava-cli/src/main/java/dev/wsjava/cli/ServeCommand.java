@@ -17,9 +17,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import javax.net.ssl.SSLContext;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -53,9 +53,7 @@ public final class ServeCommand implements Callable<Integer> {
 
   @Spec private CommandSpec spec;
 
-  @Option(names = "--host", paramLabel = "ADDRESS", defaultValue = "127.0.0.1",
-      description = "Address to listen on; 0.0.0.0 (or ::) for every interface.")
-  private String host;
+  @Mixin private ListenAddress listen;
 
   @Option(names = {"-p", "--port"}, paramLabel = "PORT", defaultValue = "8080",
       description = "Port to listen on; 0 picks a free one.")
@@ -109,6 +107,8 @@ public final class ServeCommand implements Callable<Integer> {
           + " never.")
   private Duration pingInterval;
 
+  @Mixin private SocketBufferOptions socketBuffers;
+
   /**
    * Starts the server, prints what it serves and waits for Ctrl-C or SIGTERM.
    *
@@ -123,19 +123,12 @@ public final class ServeCommand implements Callable<Integer> {
       out.println(line);
     }
     out.flush();
-    CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime()
-        .addShutdownHook(
-            new Thread(
-                () -> {
-                  parent.io().err().println(
-                      "wsjava serve: shutting down, closing "
-                          + running.server().openConnections() + " connection(s) with 1001");
-                  running.close();
-                  stopped.countDown();
-                },
-                "wsjava-shutdown"));
-    stopped.await();
+    Shutdown.await("wsjava-shutdown", () -> {
+      parent.io().err().println(
+          "wsjava serve: shutting down, closing "
+              + running.server().openConnections() + " connection(s) with 1001");
+      running.close();
+    });
     return 0;
   }
 
@@ -153,7 +146,7 @@ public final class ServeCommand implements Callable<Integer> {
       throw new ParameterException(spec.commandLine(), "--max-message and --send-queue must be positive");
     }
     WebSocketConfig config =
-        WebSocketConfig.builder()
+        socketBuffers.applyTo(WebSocketConfig.builder())
             .transport(transport)
             .limits(Units.messagesUpTo(maxMessage))
             .deflate(noDeflate ? null : PerMessageDeflate.defaults())
@@ -167,7 +160,7 @@ public final class ServeCommand implements Callable<Integer> {
     ChatRoom chat = new ChatRoom(sendQueue);
     WebSocketServer.Builder builder =
         WebSocketServer.builder()
-            .bind(host, port)
+            .bind(listen.host, port)
             .config(config)
             .get("/", req -> HttpResponse.html(200, page).withHeader("Cache-Control", "no-store"))
             .websocket("/echo", new EchoListener())
@@ -182,12 +175,13 @@ public final class ServeCommand implements Callable<Integer> {
       if (generated != null) {
         generated.delete();
       }
-      throw new IOException("cannot listen on " + host + ":" + port + ": " + Main.describe(e), e);
+      throw new IOException("cannot listen on " + listen.host + ":" + port + ": " + Main.describe(e), e);
     }
     err.println(
         "wsjava serve: " + transport.name().toLowerCase(Locale.ROOT) + " transport, permessage-deflate "
             + (noDeflate ? "off" : "on") + ", messages up to " + Units.formatSize(maxMessage)
-            + (wildcard(host) ? ", listening on every interface" : ""));
+            + socketBuffers.describe()
+            + (listen.everyInterface() ? ", listening on every interface" : ""));
     if (generated != null) {
       err.println(
           "wsjava serve: self-signed development certificate for localhost, 127.0.0.1, ::1\n"
@@ -226,8 +220,7 @@ public final class ServeCommand implements Callable<Integer> {
   }
 
   private List<String> urls(boolean secure, int boundPort) {
-    String shown = wildcard(host) ? "127.0.0.1" : host.contains(":") ? "[" + host + "]" : host;
-    String authority = shown + ":" + boundPort;
+    String authority = listen.authority(boundPort);
     String http = secure ? "https://" : "http://";
     String ws = secure ? "wss://" : "ws://";
     List<String> urls = new ArrayList<>();
@@ -235,10 +228,6 @@ public final class ServeCommand implements Callable<Integer> {
     urls.add(String.format("%-34s echo", ws + authority + "/echo"));
     urls.add(String.format("%-34s chat (?nick=NAME)", ws + authority + "/chat"));
     return urls;
-  }
-
-  private static boolean wildcard(String host) {
-    return host.equals("0.0.0.0") || host.equals("::") || host.equals("[::]") || host.isEmpty();
   }
 
   private static String resource(String name) throws IOException {

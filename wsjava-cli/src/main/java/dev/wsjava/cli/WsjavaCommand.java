@@ -23,14 +23,15 @@ import picocli.CommandLine.Spec;
     versionProvider = WsjavaCommand.Version.class,
     description = {
       "WebSocket (RFC 6455, RFC 7692) from the command line: a server with a browser page, a"
-          + " client for the terminal and for pipes, a load generator.",
+          + " client for the terminal and for pipes, a load generator, a conformance suite.",
       "Without a command, or with only options, runs 'serve'.",
       ""
     },
     commandListHeading = "%nCommands:%n",
     footer = {
       "",
-      "Exit status: 0 done, 1 failed (connection, handshake, errors found), 2 usage error,"
+      "Exit status: 0 done, 1 failed (connection, handshake, errors found, a conformance case"
+          + " FAILED), 2 usage error,"
           + " 3 connection closed abnormally (connect).",
       "Run 'wsjava help COMMAND' for a command's options."
     },
@@ -38,6 +39,7 @@ import picocli.CommandLine.Spec;
       ServeCommand.class,
       ConnectCommand.class,
       LoadCommand.class,
+      ConformanceCommand.class,
       HelpCommand.class,
     })
 public final class WsjavaCommand implements Callable<Integer> {

@@ -41,8 +41,16 @@ final class Cli {
     String[] args = new String[options.length + 1];
     args[0] = "serve";
     System.arraycopy(options, 0, args, 1, options.length);
-    CommandLine.ParseResult parsed = Main.commandLine(io).parseArgs(args);
-    ServeCommand serve = parsed.subcommand().commandSpec().commandLine().getCommand();
+    ServeCommand serve = parse(io, args);
     return serve.start();
+  }
+
+  /** Parses a command line over these streams and returns the (innermost) command it names. */
+  static <T> T parse(Io io, String... args) {
+    CommandLine.ParseResult parsed = Main.commandLine(io).parseArgs(args);
+    while (parsed.hasSubcommand()) {
+      parsed = parsed.subcommand();
+    }
+    return parsed.commandSpec().commandLine().getCommand();
   }
 }

@@ -6,11 +6,14 @@ import dev.wsjava.CloseCodes;
 import dev.wsjava.WebSocket;
 import dev.wsjava.WebSocketListener;
 import dev.wsjava.WebSocketServer;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
 import java.net.ServerSocket;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -145,6 +148,39 @@ class ConnectCommandTest {
     }
   }
 
+  /**
+   * As conformance case 3.2.1: a valid message and a frame with RSV2 set arrive in one write. The
+   * message is echoed before the bad frame fails the connection with 1002 (exit status 3).
+   */
+  @Test
+  void echoModeEchoesAMessageBeforeTheFrameThatFailsTheConnection() throws Exception {
+    List<RawWebSocket.Frame> received = new CopyOnWriteArrayList<>();
+    CountDownLatch closeRead = new CountDownLatch(1);
+    try (LoopbackServer server = new LoopbackServer(s -> {
+      RawWebSocket.accept(s);
+      ByteArrayOutputStream both = new ByteArrayOutputStream();
+      RawWebSocket.write(both, 0x1, "first".getBytes(StandardCharsets.UTF_8));
+      RawWebSocket.write(both, new RawWebSocket.Frame(true, 2, 0x1, new byte[] {'x'}));
+      s.getOutputStream().write(both.toByteArray());
+      DataInputStream in = new DataInputStream(s.getInputStream());
+      RawWebSocket.Frame f;
+      do {
+        f = RawWebSocket.read(in);
+        received.add(f);
+      } while (f.opcode() != 0x8);
+      closeRead.countDown();
+    })) {
+      Cli.Result r = Cli.run("", "connect", "--echo", "--no-deflate", "ws://127.0.0.1:" + server.port() + "/");
+      assertThat(r.exit()).as(r.toString()).isEqualTo(3);
+      assertThat(r.stderr()).contains("closed abnormally: 1002");
+      assertThat(closeRead.await(10, TimeUnit.SECONDS)).as("the client's close reached the server").isTrue();
+      assertThat(received).hasSize(2);
+      assertThat(received.get(0).opcode()).isEqualTo(0x1);
+      assertThat(new String(received.get(0).payload(), StandardCharsets.UTF_8)).isEqualTo("first");
+      assertThat(received.get(1).payload()).startsWith(0x03, 0xEA); // 1002
+    }
+  }
+
   @Test
   void insecureWarnsOnStderrAndStillConnects() throws Exception {
     try (ServeCommand.Running server = Cli.serve("--port", "0", "--self-signed")) {
@@ -165,6 +201,72 @@ class ConnectCommandTest {
       Cli.Result untrusted = Cli.run("x\n", "connect", url);
       assertThat(untrusted.exit()).as(untrusted.toString()).isEqualTo(1);
     }
+  }
+
+  @Test
+  void anHttpProxyCarriesTheConnectionThroughOneTunnel() throws Exception {
+    try (ServeCommand.Running server = Cli.serve("--port", "0");
+        ConnectProxy proxy = new ConnectProxy()) {
+      Cli.Result r = Cli.run("a\nb\n", "connect", "--proxy", "http://127.0.0.1:" + proxy.port(),
+          "ws://127.0.0.1:" + server.port() + "/echo");
+      assertThat(r.exit()).as(r.toString()).isZero();
+      assertThat(r.out()).isEqualTo("a\nb\n");
+      assertThat(proxy.tunnels()).containsExactly("127.0.0.1:" + server.port());
+    }
+  }
+
+  @Test
+  void aProxyThatIsNotThereExitsWithOneAndIsNamed() throws Exception {
+    int port;
+    try (ServerSocket free = new ServerSocket(0)) {
+      port = free.getLocalPort();
+    }
+    try (ServeCommand.Running server = Cli.serve("--port", "0")) {
+      Cli.Result r = Cli.run("a\n", "connect", "--proxy", "http://127.0.0.1:" + port,
+          "ws://127.0.0.1:" + server.port() + "/echo");
+      assertThat(r.exit()).as(r.toString()).isEqualTo(1);
+      assertThat(r.stderr()).contains("proxy http://127.0.0.1:" + port + " refused the connection");
+    }
+  }
+
+  /** {@code --proxy-from-env} reads {@code http_proxy}: set for a child JVM, as the shell would. */
+  @Test
+  void proxyFromEnvTakesTheProxyFromHttpProxy() throws Exception {
+    try (ServeCommand.Running server = Cli.serve("--port", "0");
+        ConnectProxy proxy = new ConnectProxy()) {
+      ProcessBuilder child = new ProcessBuilder(
+          ProcessHandle.current().info().command().orElseThrow(),
+          "-cp", System.getProperty("java.class.path"), Main.class.getName(),
+          "connect", "--proxy-from-env", "ws://127.0.0.1:" + server.port() + "/echo");
+      child.environment().put("http_proxy", "http://127.0.0.1:" + proxy.port());
+      child.environment().remove("no_proxy");
+      child.environment().remove("NO_PROXY");
+      child.redirectError(ProcessBuilder.Redirect.INHERIT);
+      Process p = child.start();
+      try (var stdin = p.getOutputStream()) {
+        stdin.write("through the environment\n".getBytes(StandardCharsets.UTF_8));
+      }
+      String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+      assertThat(p.exitValue()).as(out).isZero();
+      assertThat(out).isEqualTo("through the environment\n");
+      assertThat(proxy.tunnels()).containsExactly("127.0.0.1:" + server.port());
+    }
+  }
+
+  @Test
+  void aProxyItCannotReadIsAUsageErrorThatNamesTheAcceptedForms() {
+    Cli.Result scheme = Cli.run("", "connect", "--proxy", "ftp://127.0.0.1:21", "ws://127.0.0.1:1/");
+    assertThat(scheme.exit()).as(scheme.toString()).isEqualTo(2);
+    assertThat(scheme.stderr()).contains("--proxy", "unsupported proxy scheme 'ftp'",
+        "http://[user:password@]host[:port]", "socks5://[user:password@]host[:port]");
+    Cli.Result path = Cli.run("", "load", "--proxy", "http://user:secret@proxy:3128/path", "ws://127.0.0.1:1/");
+    assertThat(path.exit()).as(path.toString()).isEqualTo(2);
+    assertThat(path.stderr()).contains("with no path", "socks5://").doesNotContain("secret");
+    Cli.Result both = Cli.run("", "connect", "--proxy", "http://127.0.0.1:1", "--proxy-from-env",
+        "ws://127.0.0.1:1/");
+    assertThat(both.exit()).as(both.toString()).isEqualTo(2);
+    assertThat(both.stderr()).contains("choose --proxy or --proxy-from-env");
   }
 
   @Test

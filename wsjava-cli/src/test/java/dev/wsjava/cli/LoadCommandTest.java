@@ -6,7 +6,6 @@ import java.io.BufferedInputStream;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.util.Arrays;
@@ -99,6 +98,28 @@ class LoadCommandTest {
   }
 
   @Test
+  void socketBuffersOnBothEndsLeaveTheEchoesIntact() throws Exception {
+    try (ServeCommand.Running server = Cli.serve("--port", "0", "--sndbuf", "32k", "--rcvbuf", "32k")) {
+      Cli.Result r = Cli.run("", "load", "ws://127.0.0.1:" + server.port() + "/echo",
+          "--sndbuf", "16k", "--rcvbuf", "64k", "--count", "200", "--in-flight", "8", "--size", "20k");
+      assertThat(r.exit()).as(r.toString()).isZero();
+      assertThat(r.out()).contains("socket buffers 16k send, 64k receive", "errors    none");
+    }
+  }
+
+  @Test
+  void everyConnectionGoesThroughTheProxy() throws Exception {
+    try (ServeCommand.Running server = Cli.serve("--port", "0");
+        ConnectProxy proxy = new ConnectProxy()) {
+      Cli.Result r = Cli.run("", "load", "ws://127.0.0.1:" + server.port() + "/echo",
+          "--proxy", "http://127.0.0.1:" + proxy.port(), "-c", "3", "--count", "30", "--json");
+      assertThat(r.exit()).as(r.toString()).isZero();
+      assertThat(number(r.out(), "messages")).isEqualTo(30);
+      assertThat(proxy.tunnels()).hasSize(3).containsOnly("127.0.0.1:" + server.port());
+    }
+  }
+
+  @Test
   void contradictoryOptionsAreUsageErrors() {
     Cli.Result both = Cli.run("", "load", "ws://127.0.0.1:1/", "--count", "5", "--duration", "1s");
     assertThat(both.exit()).isEqualTo(2);
@@ -108,6 +129,9 @@ class LoadCommandTest {
     Cli.Result size = Cli.run("", "load", "ws://127.0.0.1:1/", "--size", "12q");
     assertThat(size.exit()).isEqualTo(2);
     assertThat(size.stderr()).contains("'12q' is not a size");
+    Cli.Result buffer = Cli.run("", "load", "ws://127.0.0.1:1/", "--sndbuf", "3g");
+    assertThat(buffer.exit()).isEqualTo(2);
+    assertThat(buffer.stderr()).contains("--sndbuf and --rcvbuf must be below 2g");
   }
 
   /** What a corrupting server sends instead of one echo: nothing, a changed copy, or several. */
@@ -128,61 +152,46 @@ class LoadCommandTest {
    * that returns what to send instead: nothing, a changed copy, or several.
    */
   private static final class CorruptingEchoServer implements AutoCloseable {
-    private final ServerSocket listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
     private final Map<Integer, Mangle> mangle;
+    private final LoopbackServer server;
 
     CorruptingEchoServer(Map<Integer, Mangle> mangle) throws IOException {
       this.mangle = mangle;
-      Thread.ofVirtual().start(this::acceptLoop);
+      this.server = new LoopbackServer(this::serve);
     }
 
     int port() {
-      return listener.getLocalPort();
+      return server.port();
     }
 
-    private void acceptLoop() {
-      while (!listener.isClosed()) {
-        try {
-          Socket s = listener.accept();
-          Thread.ofVirtual().start(() -> serve(s));
-        } catch (IOException closed) {
-          return;
-        }
-      }
-    }
-
-    private void serve(Socket s) {
-      try (s) {
-        RawWebSocket.accept(s);
-        DataInputStream in = new DataInputStream(new BufferedInputStream(s.getInputStream()));
-        OutputStream out = s.getOutputStream();
-        int n = 0;
-        while (true) {
-          RawWebSocket.Frame f = RawWebSocket.read(in);
-          switch (f.opcode()) {
-            case 0x8 -> {
-              RawWebSocket.write(out, 0x8, f.payload());
-              return;
-            }
-            case 0x9 -> RawWebSocket.write(out, 0xA, f.payload());
-            case 0x1, 0x2 -> {
-              Mangle rule = mangle.get(n++);
-              byte[][] replies = rule == null ? new byte[][] {f.payload()} : rule.apply(f.payload().clone());
-              for (byte[] reply : replies) {
-                RawWebSocket.write(out, f.opcode(), reply);
-              }
-            }
-            default -> { }
+    private void serve(Socket s) throws IOException {
+      RawWebSocket.accept(s);
+      DataInputStream in = new DataInputStream(new BufferedInputStream(s.getInputStream()));
+      OutputStream out = s.getOutputStream();
+      int n = 0;
+      while (true) {
+        RawWebSocket.Frame f = RawWebSocket.read(in);
+        switch (f.opcode()) {
+          case 0x8 -> {
+            RawWebSocket.write(out, 0x8, f.payload());
+            return;
           }
+          case 0x9 -> RawWebSocket.write(out, 0xA, f.payload());
+          case 0x1, 0x2 -> {
+            Mangle rule = mangle.get(n++);
+            byte[][] replies = rule == null ? new byte[][] {f.payload()} : rule.apply(f.payload().clone());
+            for (byte[] reply : replies) {
+              RawWebSocket.write(out, f.opcode(), reply);
+            }
+          }
+          default -> { }
         }
-      } catch (IOException e) {
-        // the client went away
       }
     }
 
     @Override
     public void close() throws IOException {
-      listener.close();
+      server.close();
     }
   }
 }

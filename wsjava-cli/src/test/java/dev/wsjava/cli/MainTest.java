@@ -9,7 +9,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class MainTest {
 
   @ParameterizedTest
-  @ValueSource(strings = {"serve", "connect", "load"})
+  @ValueSource(strings = {"serve", "connect", "load", "conformance"})
   void everyCommandExplainsItselfAndExitsZero(String command) {
     Cli.Result r = Cli.run("", command, "--help");
     assertThat(r.exit()).as(r.toString()).isZero();
@@ -20,7 +20,15 @@ class MainTest {
   void theTopHelpListsTheCommandsAndSaysServeIsTheDefault() {
     Cli.Result r = Cli.run("", "--help");
     assertThat(r.exit()).isZero();
-    assertThat(r.out()).contains("serve", "connect", "load", "Without a command, or with only options, runs 'serve'");
+    assertThat(r.out()).contains("serve", "connect", "load", "conformance", "Without a command, or with only options, runs 'serve'");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"client", "server"})
+  void conformanceSubcommandsExplainThemselves(String command) {
+    Cli.Result r = Cli.run("", "conformance", command, "--help");
+    assertThat(r.exit()).as(r.toString()).isZero();
+    assertThat(r.out()).startsWith("Usage: wsjava conformance " + command).contains("--cases", "--out");
   }
 
   @Test

@@ -19,8 +19,8 @@ import java.util.Locale;
 final class RawWebSocket {
   private RawWebSocket() {}
 
-  /** A frame: FIN, opcode and unmasked payload. */
-  record Frame(boolean fin, int opcode, byte[] payload) {}
+  /** A frame: FIN, the RSV bits (0 to 7), opcode and unmasked payload. */
+  record Frame(boolean fin, int rsv, int opcode, byte[] payload) {}
 
   /**
    * Opens a client connection and completes the opening handshake, reading nothing more.
@@ -62,7 +62,8 @@ final class RawWebSocket {
     return head;
   }
 
-  private static String readHead(InputStream in) throws IOException {
+  /** Reads an HTTP head up to and including its empty line. */
+  static String readHead(InputStream in) throws IOException {
     ByteArrayOutputStream head = new ByteArrayOutputStream();
     int last4 = 0;
     while (last4 != 0x0d0a0d0a) { // CR LF CR LF
@@ -98,13 +99,19 @@ final class RawWebSocket {
         payload[i] ^= mask[i & 3];
       }
     }
-    return new Frame((b0 & 0x80) != 0, b0 & 0x0f, payload);
+    return new Frame((b0 & 0x80) != 0, (b0 >> 4) & 7, b0 & 0x0f, payload);
   }
 
   /** Writes one final, unmasked frame (a server's). */
   static void write(OutputStream out, int opcode, byte[] payload) throws IOException {
+    write(out, new Frame(true, 0, opcode, payload));
+  }
+
+  /** Writes a frame unmasked (a server's), with its FIN and RSV bits as they are. */
+  static void write(OutputStream out, Frame f) throws IOException {
+    byte[] payload = f.payload();
     ByteArrayOutputStream frame = new ByteArrayOutputStream(payload.length + 10);
-    frame.write(0x80 | opcode);
+    frame.write((f.fin() ? 0x80 : 0) | f.rsv() << 4 | f.opcode());
     if (payload.length < 126) {
       frame.write(payload.length);
     } else if (payload.length < 65536) {
