@@ -294,22 +294,35 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
     return conn().closed();
   }
 
-  /** Maps the transport's failures to the API's exception types. */
+  /**
+   * Maps the transport's failures to the API's exception types. The returned future fails with
+   * the API exception itself (not wrapped in a {@link CompletionException}), so that {@code
+   * handle((ok, e) -> e instanceof SendQueueFullException)} works as documented.
+   */
   private static CompletableFuture<Void> api(CompletableFuture<Void> f) {
-    if (f.isDone() && !f.isCompletedExceptionally()) {
-      return f;
+    if (f.isDone()) {
+      return f.isCompletedExceptionally() ? CompletableFuture.failedFuture(map(f.exceptionNow())) : f;
     }
-    return f.exceptionallyCompose(
-        e -> {
-          Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
-          if (cause instanceof QueueFullException q) {
-            return CompletableFuture.failedFuture(new SendQueueFullException(q.getMessage()));
-          }
-          if (cause instanceof ConnectionClosedException c) {
-            return CompletableFuture.failedFuture(new WebSocketClosedException(c.code(), c.reason()));
-          }
-          return CompletableFuture.failedFuture(cause);
-        });
+    CompletableFuture<Void> out = new CompletableFuture<>();
+    f.whenComplete((ok, e) -> {
+      if (e == null) {
+        out.complete(null);
+      } else {
+        out.completeExceptionally(map(e));
+      }
+    });
+    return out;
+  }
+
+  private static Throwable map(Throwable e) {
+    Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+    if (cause instanceof QueueFullException q) {
+      return new SendQueueFullException(q.getMessage());
+    }
+    if (cause instanceof ConnectionClosedException c) {
+      return new WebSocketClosedException(c.code(), c.reason());
+    }
+    return cause;
   }
 
   @Override
