@@ -2,18 +2,11 @@ package dev.wsjava;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.wsjava.handshake.AcceptKey;
-import java.io.ByteArrayOutputStream;
-import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.net.Socket;
 import java.net.URI;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -31,7 +24,7 @@ class SendFailureTest {
     WebSocketConfig client = WebSocketConfig.builder().transport(t).maxQueuedBytes(1 << 20).build();
     try (ServerSocket peer = new ServerSocket(0, 5, InetAddress.getLoopbackAddress());
         WebSocketClient c = WebSocketClient.builder().config(client).build()) {
-      Thread.ofVirtual().start(() -> handshakeThenNeverRead(peer));
+      DeadPeer.start(peer, false);
       WebSocket ws = c.open(URI.create("ws://127.0.0.1:" + peer.getLocalPort() + "/"));
       // On the blocking transport the sending thread writes, and blocks: send from another one.
       Thread.ofVirtual().start(() -> ws.sendBinary(ByteBuffer.allocate(8 << 20)));
@@ -43,32 +36,6 @@ class SendFailureTest {
       assertThat(seen).isInstanceOf(SendQueueFullException.class);
       assertThat(ws.sendText("x").handle((ok, e) -> e).get(5, TimeUnit.SECONDS))
           .isInstanceOf(SendQueueFullException.class);
-    }
-  }
-
-  /** Accepts one client, answers its opening handshake, then holds the socket and reads nothing. */
-  private static void handshakeThenNeverRead(ServerSocket peer) {
-    try (Socket socket = peer.accept()) {
-      InputStream in = socket.getInputStream();
-      ByteArrayOutputStream head = new ByteArrayOutputStream();
-      while (!head.toString(StandardCharsets.ISO_8859_1).endsWith("\r\n\r\n")) {
-        int b = in.read();
-        if (b < 0) {
-          return;
-        }
-        head.write(b);
-      }
-      Matcher key = Pattern.compile("(?i)Sec-WebSocket-Key: *(\\S+)")
-          .matcher(head.toString(StandardCharsets.ISO_8859_1));
-      if (!key.find()) {
-        return;
-      }
-      socket.getOutputStream().write(("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\n"
-          + "Connection: Upgrade\r\nSec-WebSocket-Accept: " + AcceptKey.accept(key.group(1))
-          + "\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
-      Thread.sleep(30_000); // ends early when the test closes the client (the socket resets)
-    } catch (Exception e) {
-      // the test's assertions report the outcome
     }
   }
 

@@ -3,8 +3,6 @@ package dev.wsjava;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.wsjava.handshake.AcceptKey;
-import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -16,8 +14,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import javax.net.ServerSocketFactory;
 import javax.net.ssl.SSLContext;
@@ -192,34 +188,7 @@ class TimeoutTest {
     ServerSocketFactory factory =
         s.tls() ? serverTls.getServerSocketFactory() : ServerSocketFactory.getDefault();
     rawPeer = factory.createServerSocket(0, 5, InetAddress.getLoopbackAddress());
-    Thread.ofVirtual().start(() -> {
-      try (Socket socket = rawPeer.accept()) {
-        InputStream in = socket.getInputStream();
-        ByteArrayOutputStream head = new ByteArrayOutputStream();
-        while (!head.toString(StandardCharsets.ISO_8859_1).endsWith("\r\n\r\n")) {
-          int b = in.read();
-          if (b < 0) {
-            return;
-          }
-          head.write(b);
-        }
-        Matcher key = Pattern.compile("(?i)Sec-WebSocket-Key: *(\\S+)")
-            .matcher(head.toString(StandardCharsets.ISO_8859_1));
-        if (!key.find()) {
-          return;
-        }
-        socket.getOutputStream().write(("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\n"
-            + "Connection: Upgrade\r\nSec-WebSocket-Accept: " + AcceptKey.accept(key.group(1))
-            + "\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
-        socket.getOutputStream().flush();
-        byte[] sink = new byte[4096];
-        while (in.read(sink) >= 0) {
-          // ignore everything: never answer a ping or a close
-        }
-      } catch (Exception e) {
-        // the test's assertions report the outcome
-      }
-    });
+    DeadPeer.start(rawPeer, true);
     return URI.create((s.tls() ? "wss" : "ws") + "://localhost:" + rawPeer.getLocalPort() + "/");
   }
 }
