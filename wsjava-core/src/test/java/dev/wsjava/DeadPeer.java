@@ -2,6 +2,8 @@ package dev.wsjava;
 
 import dev.wsjava.handshake.AcceptKey;
 import java.io.ByteArrayOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
 import java.io.InputStream;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -23,28 +25,10 @@ final class DeadPeer {
    */
   static void start(ServerSocket listener, boolean read) {
     Thread.ofVirtual().start(() -> {
-      try (Socket socket = listener.accept()) {
-        InputStream in = socket.getInputStream();
-        ByteArrayOutputStream head = new ByteArrayOutputStream();
-        while (!head.toString(StandardCharsets.ISO_8859_1).endsWith("\r\n\r\n")) {
-          int b = in.read();
-          if (b < 0) {
-            return;
-          }
-          head.write(b);
-        }
-        Matcher key = Pattern.compile("(?i)Sec-WebSocket-Key: *(\\S+)")
-            .matcher(head.toString(StandardCharsets.ISO_8859_1));
-        if (!key.find()) {
-          return;
-        }
-        socket.getOutputStream().write(("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\n"
-            + "Connection: Upgrade\r\nSec-WebSocket-Accept: " + AcceptKey.accept(key.group(1))
-            + "\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
-        socket.getOutputStream().flush();
+      try (Socket socket = acceptUpgrade(listener)) {
         if (read) {
           byte[] sink = new byte[4096];
-          while (in.read(sink) >= 0) {
+          while (socket.getInputStream().read(sink) >= 0) {
             // ignore everything: never answer a ping or a close
           }
         } else {
@@ -54,5 +38,39 @@ final class DeadPeer {
         // the test's assertions report the outcome
       }
     });
+  }
+
+  /**
+   * Accepts one client on {@code listener} and answers its opening handshake with 101.
+   *
+   * @return the upgraded socket, positioned after the request head
+   * @throws IOException when the client goes away or sends no WebSocket key
+   */
+  static Socket acceptUpgrade(ServerSocket listener) throws IOException {
+    Socket socket = listener.accept();
+    try {
+      InputStream in = socket.getInputStream();
+      ByteArrayOutputStream head = new ByteArrayOutputStream();
+      while (!head.toString(StandardCharsets.ISO_8859_1).endsWith("\r\n\r\n")) {
+        int b = in.read();
+        if (b < 0) {
+          throw new EOFException("the client went away during its request");
+        }
+        head.write(b);
+      }
+      Matcher key = Pattern.compile("(?i)Sec-WebSocket-Key: *(\\S+)")
+          .matcher(head.toString(StandardCharsets.ISO_8859_1));
+      if (!key.find()) {
+        throw new IOException("no Sec-WebSocket-Key in " + head);
+      }
+      socket.getOutputStream().write(("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\n"
+          + "Connection: Upgrade\r\nSec-WebSocket-Accept: " + AcceptKey.accept(key.group(1))
+          + "\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+      socket.getOutputStream().flush();
+      return socket;
+    } catch (IOException | RuntimeException e) {
+      socket.close();
+      throw e;
+    }
   }
 }

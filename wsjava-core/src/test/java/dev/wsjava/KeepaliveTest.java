@@ -2,7 +2,6 @@ package dev.wsjava;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.wsjava.handshake.AcceptKey;
 import java.io.DataInputStream;
 import java.io.InputStream;
 import java.net.InetAddress;
@@ -10,7 +9,6 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -19,8 +17,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import javax.net.ServerSocketFactory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -71,26 +67,20 @@ class KeepaliveTest {
   }
 
   /** What the dead peer saw: the frames received, and when the client closed the TCP connection. */
-  static final class DeadPeer {
+  static final class Seen {
     final List<String> frames = new CopyOnWriteArrayList<>();
     final CompletableFuture<Long> tcpClosedAt = new CompletableFuture<>();
   }
 
   /** Accepts one upgrade, answers 101, then reads everything and answers nothing. */
-  DeadPeer startDeadPeer(boolean secure) throws Exception {
+  Seen startDeadPeer(boolean secure) throws Exception {
     ServerSocketFactory factory =
         secure ? tls.server().getServerSocketFactory() : ServerSocketFactory.getDefault();
     rawPeer = factory.createServerSocket(0, 5, InetAddress.getLoopbackAddress());
-    DeadPeer seen = new DeadPeer();
+    Seen seen = new Seen();
     Thread.ofVirtual().start(() -> {
-      try (Socket socket = rawPeer.accept()) {
+      try (Socket socket = DeadPeer.acceptUpgrade(rawPeer)) {
         InputStream in = socket.getInputStream();
-        String head = FakeProxy.readHead(in);
-        Matcher key = Pattern.compile("(?i)Sec-WebSocket-Key: *(\\S+)").matcher(head);
-        key.find();
-        socket.getOutputStream().write(("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\n"
-            + "Connection: Upgrade\r\nSec-WebSocket-Accept: " + AcceptKey.accept(key.group(1))
-            + "\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
         // Client frames are masked; keepalive sends only small control frames (no extended length).
         DataInputStream frames = new DataInputStream(in);
         byte[] head2 = new byte[2];
@@ -118,7 +108,7 @@ class KeepaliveTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("dev.wsjava.TimeoutTest#setups")
   void aSilentPeerIsDroppedWith1006AfterThePongTimeout(TimeoutTest.Setup s) throws Exception {
-    DeadPeer peer = startDeadPeer(s.tls());
+    Seen peer = startDeadPeer(s.tls());
     CompletableFuture<Throwable> error = new CompletableFuture<>();
     CompletableFuture<Integer> closed = new CompletableFuture<>();
     long start = System.nanoTime();
