@@ -1,6 +1,7 @@
 package dev.wsjava.session;
 
 import dev.wsjava.protocol.FrameEncoder;
+import dev.wsjava.protocol.Masking;
 import dev.wsjava.protocol.Opcode;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
@@ -24,11 +25,22 @@ public final class OutboundQueue {
   private final ArrayDeque<ByteBuffer> buffers = new ArrayDeque<>();
   private ByteBuffer tail; // the last shared chunk, while it is still queued
   private ByteBuffer spare; // a drained chunk kept for reuse, so steady traffic allocates nothing
+  private FrameBuffers lender; // where large frames are encoded, or null for heap buffers
+  private ArrayDeque<ByteBuffer> lent; // buffers of the lender still queued, oldest first
   private long queuedBytes;
   private long enqueuedTotal;
 
   /** Creates an empty queue. */
   public OutboundQueue() {}
+
+  /**
+   * Encodes frames larger than a shared chunk into buffers from {@code lender} from now on.
+   *
+   * @param lender lends and takes back the buffers
+   */
+  void lendFrom(FrameBuffers lender) {
+    this.lender = lender;
+  }
 
   /**
    * Queues a buffer as it is (it must not change until written). Empty buffers are skipped.
@@ -48,7 +60,10 @@ public final class OutboundQueue {
   /** Encodes a frame onto the end of the queue. */
   void frame(boolean fin, int rsv, Opcode opcode, ByteBuffer payload, boolean masked, int maskKey) {
     int size = FrameEncoder.headerLength(payload.remaining(), masked) + payload.remaining();
-    if (size > SMALL_FRAME) {
+    if (size > SMALL_FRAME && lender != null) {
+      frameInLentBuffers(fin, rsv, opcode, payload, masked, maskKey);
+      tail = null;
+    } else if (size > SMALL_FRAME) {
       ByteBuffer own = ByteBuffer.allocate(size);
       FrameEncoder.encode(own, fin, rsv, opcode, payload, masked, maskKey);
       buffers.addLast(own.flip());
@@ -68,6 +83,35 @@ public final class OutboundQueue {
     }
     queuedBytes += size;
     enqueuedTotal += size;
+  }
+
+  /** Encodes a large frame across lent buffers: the header, then the payload, masked as it goes. */
+  private void frameInLentBuffers(
+      boolean fin, int rsv, Opcode opcode, ByteBuffer payload, boolean masked, int maskKey) {
+    if (lent == null) {
+      lent = new ArrayDeque<>();
+    }
+    int length = payload.remaining();
+    ByteBuffer out = lender.take();
+    FrameEncoder.writeHeader(out, fin, rsv, opcode, length, masked, maskKey);
+    int from = payload.position();
+    int keyIndex = 0;
+    while (true) {
+      int n = Math.min(out.remaining(), length - (from - payload.position()));
+      int at = out.position();
+      out.put(at, payload, from, n);
+      if (masked) {
+        keyIndex = Masking.mask(out, at, n, maskKey, keyIndex);
+      }
+      out.position(at + n);
+      from += n;
+      buffers.addLast(out.flip());
+      lent.addLast(out);
+      if (from == payload.limit()) {
+        return;
+      }
+      out = lender.take();
+    }
   }
 
   /**
@@ -125,7 +169,9 @@ public final class OutboundQueue {
     ByteBuffer head;
     while ((head = buffers.peekFirst()) != null && !head.hasRemaining()) {
       buffers.pollFirst();
-      if (head == tail) {
+      if (lent != null && lent.peekFirst() == head) {
+        lender.give(lent.pollFirst());
+      } else if (head == tail) {
         tail = null;
         spare = head;
       }

@@ -138,6 +138,16 @@ public final class Session {
   }
 
   /**
+   * Encodes large outbound frames into buffers lent by {@code lender} (a transport's pool of
+   * direct buffers) instead of heap buffers. Call before the first send.
+   *
+   * @param lender lends and takes back the buffers; thread-safe
+   */
+  public void lendFrameBuffersFrom(FrameBuffers lender) {
+    outbound.lendFrom(lender);
+  }
+
+  /**
    * Returns this end's role.
    *
    * @return client or server
@@ -329,11 +339,26 @@ public final class Session {
     }
     int n = chunk.remaining();
     if (assemblyLength + n > assembly.length) {
-      long grown = Math.max((long) assemblyLength + n, Math.max(256L, 2L * assembly.length));
-      assembly = Arrays.copyOf(assembly, (int) Math.min(grown, Math.min(maxMessage, MAX_ARRAY)));
+      assembly = Arrays.copyOf(assembly, assemblyCapacity((long) assemblyLength + n));
     }
     chunk.get(assembly, assemblyLength, n);
     assemblyLength += n;
+  }
+
+  /**
+   * The capacity to grow the assembly to when {@code needed} bytes must fit. An uncompressed frame
+   * announces how many bytes are still to come: the rest of the frame is reserved at once when at
+   * least a quarter of it has arrived, and until then the array grows fourfold towards it, so a
+   * large message is copied about once more instead of at every doubling, while a peer that
+   * announces a large frame and stops holds at most four times what it sent.
+   */
+  private int assemblyCapacity(long needed) {
+    long grown = Math.max(needed, Math.max(256L, 2L * assembly.length));
+    if (messageRsv == 0) {
+      long announced = needed + parser.payloadRemaining();
+      grown = Math.max(grown, Math.min(announced, 4 * needed));
+    }
+    return (int) Math.min(grown, Math.min(maxMessage, MAX_ARRAY));
   }
 
   /** Counts decoded bytes against the message limit and checks the UTF-8 of text. */

@@ -46,6 +46,7 @@ final class EventLoop implements Executor, AutoCloseable {
   private final AtomicBoolean wakeupPending = new AtomicBoolean();
   private final PriorityQueue<Timer> timers = new PriorityQueue<>();
   private final BufferPool pool = new BufferPool();
+  private final FramePool framePool = new FramePool();
   private final ByteBuffer[] gather = new ByteBuffer[GATHER];
   private final CompletableFuture<Void> terminated = new CompletableFuture<>();
   private long timerSeq;
@@ -178,6 +179,15 @@ final class EventLoop implements Executor, AutoCloseable {
    */
   BufferPool pool() {
     return pool;
+  }
+
+  /**
+   * Returns the direct buffers this loop's connections encode large frames into; any thread.
+   *
+   * @return the pool
+   */
+  FramePool framePool() {
+    return framePool;
   }
 
   /**

@@ -94,8 +94,7 @@ final class NioConnection extends Connection implements Selectable {
       String subprotocol,
       List<Extension> extensions,
       Consumer<NioConnection> onSocketClosed) {
-    super(
-        new Session(role, config.session(), extensions), handler, config, subprotocol, extensions);
+    super(session(loop, role, config, extensions), handler, config, subprotocol, extensions);
     this.loop = loop;
     this.channel = channel;
     this.key = key;
@@ -105,6 +104,13 @@ final class NioConnection extends Connection implements Selectable {
     this.remote = addressOf(channel, true);
     this.local = addressOf(channel, false);
     this.onSocketClosed = onSocketClosed;
+  }
+
+  private static Session session(
+      EventLoop loop, Role role, ConnectionConfig config, List<Extension> extensions) {
+    Session session = new Session(role, config.session(), extensions);
+    session.lendFrameBuffersFrom(loop.framePool()); // written from direct memory: no JDK copy
+    return session;
   }
 
   private static SocketAddress addressOf(SocketChannel channel, boolean remote) {

@@ -1,0 +1,100 @@
+package dev.wsjava.session;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.wsjava.protocol.Opcode;
+import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
+import java.util.IdentityHashMap;
+import java.util.Map;
+import java.util.SplittableRandom;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** Frames encoded into lent buffers match heap-encoded frames, and every buffer comes back once. */
+class OutboundQueueTest {
+
+  /** Lends direct buffers of one small size and checks how they come back. */
+  static final class Lender implements FrameBuffers {
+    final int size;
+    final Map<ByteBuffer, Boolean> out = new IdentityHashMap<>();
+    int taken;
+
+    Lender(int size) {
+      this.size = size;
+    }
+
+    @Override
+    public ByteBuffer take() {
+      taken++;
+      ByteBuffer b = ByteBuffer.allocateDirect(size);
+      out.put(b, true);
+      return b;
+    }
+
+    @Override
+    public void give(ByteBuffer b) {
+      assertThat(out.remove(b)).as("given back once, and only what was lent").isTrue();
+      assertThat(b.hasRemaining()).as("given back only once written").isFalse();
+    }
+  }
+
+  /** Queues the same random frames in both queues; returns nothing, fills them. */
+  static void queueRandomFrames(SplittableRandom r, OutboundQueue a, OutboundQueue b) {
+    int count = 1 + r.nextInt(12);
+    for (int i = 0; i < count; i++) {
+      int len = r.nextInt(4) == 0 ? r.nextInt(200) : 1000 + r.nextInt(9000);
+      byte[] payload = new byte[len];
+      r.nextBytes(payload);
+      boolean masked = r.nextBoolean();
+      int key = r.nextInt();
+      boolean fin = r.nextBoolean();
+      a.frame(fin, 0, Opcode.BINARY, ByteBuffer.wrap(payload), masked, key);
+      b.frame(fin, 0, Opcode.BINARY, ByteBuffer.wrap(payload), masked, key);
+      if (r.nextInt(6) == 0) {
+        byte[] raw = new byte[1 + r.nextInt(3000)];
+        r.nextBytes(raw);
+        a.add(ByteBuffer.wrap(raw));
+        b.add(ByteBuffer.wrap(raw.clone()));
+      }
+    }
+  }
+
+  /** Writes the queue out in random partial writes, as a socket taking what fits would. */
+  static byte[] drainInPieces(SplittableRandom r, OutboundQueue q) {
+    ByteArrayOutputStream all = new ByteArrayOutputStream();
+    ByteBuffer[] gather = new ByteBuffer[4];
+    while (!q.isEmpty()) {
+      int n = q.gather(gather, 0);
+      long budget = 1 + r.nextInt(5000);
+      long wrote = 0;
+      for (int i = 0; i < n && budget > 0; i++) {
+        int k = (int) Math.min(budget, gather[i].remaining());
+        byte[] part = new byte[k];
+        gather[i].get(part);
+        all.writeBytes(part);
+        budget -= k;
+        wrote += k;
+      }
+      q.written(wrote);
+    }
+    return all.toByteArray();
+  }
+
+  @ParameterizedTest(name = "seed {0}")
+  @MethodSource("dev.wsjava.protocol.Seeds#seeds")
+  void framesInLentBuffersAreByteForByteTheHeapEncodingAndAllBuffersComeBack(long seed) {
+    SplittableRandom r = new SplittableRandom(seed);
+    Lender lender = new Lender(1024 + r.nextInt(3000));
+    OutboundQueue lent = new OutboundQueue();
+    lent.lendFrom(lender);
+    OutboundQueue heap = new OutboundQueue();
+    for (int round = 0; round < 3; round++) {
+      queueRandomFrames(r, lent, heap);
+      assertThat(lent.queuedBytes()).isEqualTo(heap.queuedBytes());
+      assertThat(drainInPieces(r, lent)).isEqualTo(drainInPieces(r, heap));
+      assertThat(lender.out).as("buffers still lent after the queue drained").isEmpty();
+    }
+    assertThat(lender.taken).as("large frames went into lent buffers").isPositive();
+  }
+}
