@@ -413,9 +413,30 @@ public abstract class Connection {
 
   /**
    * Completes the futures of sends that are fully written and reports {@link
-   * ConnectionHandler#onWritable}; call without the lock, after {@link #written}.
+   * ConnectionHandler#onWritable}; call without the lock, after {@link #written}, on the I/O
+   * thread.
    */
   protected final void completeWritten() {
+    if (complete(true)) {
+      handler.onWritable(this);
+    }
+  }
+
+  /**
+   * Completes the futures of sends that are fully written, on a thread other than the I/O thread
+   * (a sender that wrote its own bytes); call without the lock, after {@link #written}. Handler
+   * events stay on the I/O thread: when {@link ConnectionHandler#onWritable} is due, this returns
+   * true and the caller must have the I/O thread call {@link #completeWritten()}.
+   *
+   * @return true when the I/O thread must call {@link #completeWritten()}
+   */
+  protected final boolean completeWrittenElsewhere() {
+    return complete(false);
+  }
+
+  /** Completes written sends; returns whether onWritable is due (cleared only on the I/O thread). */
+  private boolean complete(boolean ioThread) {
+    CompletableFuture<Void> first = null; // most writes finish one send: no list for it
     List<CompletableFuture<Void>> done = null;
     List<CompletableFuture<Void>> failed = null;
     ConnectionClosedException cause = null;
@@ -423,10 +444,15 @@ public abstract class Connection {
     lock.lock();
     try {
       while (!pending.isEmpty() && pending.peekFirst().target() <= writtenTotal) {
-        if (done == null) {
-          done = new ArrayList<>();
+        CompletableFuture<Void> f = pending.pollFirst().future();
+        if (first == null) {
+          first = f;
+        } else {
+          if (done == null) {
+            done = new ArrayList<>();
+          }
+          done.add(f);
         }
-        done.add(pending.pollFirst().future());
       }
       if (failPendingAfterWrites && writesInFlight == 0) {
         failPendingAfterWrites = false;
@@ -438,7 +464,7 @@ public abstract class Connection {
         cause = new ConnectionClosedException(session.closeCode(), session.closeReason());
       }
       if (overHighWater && session.outboundBytes() <= config.maxQueuedBytes() / 2) {
-        overHighWater = false;
+        overHighWater = !ioThread; // cleared by the I/O thread, which reports it
         writable = true;
       }
       if (!session.hasOutbound()) {
@@ -446,6 +472,9 @@ public abstract class Connection {
       }
     } finally {
       lock.unlock();
+    }
+    if (first != null) {
+      first.complete(null);
     }
     if (done != null) {
       for (CompletableFuture<Void> f : done) {
@@ -457,9 +486,7 @@ public abstract class Connection {
         f.completeExceptionally(cause);
       }
     }
-    if (writable) {
-      handler.onWritable(this);
-    }
+    return writable;
   }
 
   /**

@@ -53,6 +53,17 @@ abstract class Io {
   abstract boolean flush() throws IOException;
 
   /**
+   * Returns whether {@link #write} may be called from any thread (one at a time, under the
+   * connection's lock) while the loop thread reads: true for plain TCP, whose channel allows it;
+   * false for TLS, whose engine state belongs to the loop.
+   *
+   * @return true when senders may write their own bytes
+   */
+  boolean writesFromAnyThread() {
+    return false;
+  }
+
+  /**
    * Returns whether bytes wait for the socket to take them.
    *
    * @return true while output is pending

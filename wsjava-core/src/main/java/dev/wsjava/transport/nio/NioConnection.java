@@ -43,6 +43,9 @@ final class NioConnection extends Connection implements Selectable {
 
   private static final ByteBuffer EMPTY = ByteBuffer.allocate(0);
 
+  /** Queued buffers a sender's own write takes at most; the loop writes any more. */
+  private static final int WRITE_THROUGH_BUFFERS = 8;
+
   private final EventLoop loop;
   private final SocketChannel channel;
   private final SelectionKey key;
@@ -276,12 +279,59 @@ final class NioConnection extends Connection implements Selectable {
   protected void requestFlush() {
     if (loop.inEventLoop()) {
       flush();
-    } else if (flushScheduled.compareAndSet(false, true)) {
+    } else if (!writeThrough() && flushScheduled.compareAndSet(false, true)) {
       try {
         loop.execute(flushTask);
       } catch (RejectedExecutionException e) {
         flushScheduled.set(false); // the loop stopped; it aborts its connections itself
       }
+    }
+  }
+
+  /**
+   * A send from another thread writes the queue itself when the socket takes all of it, so the
+   * loop is neither woken nor handed a task, and the send completes before it returns. Under the
+   * lock, like the loop's writes, so bytes never interleave. Whatever is left (a full socket, a
+   * closing session, TLS, an error) goes to the loop as before.
+   *
+   * @return true when nothing is left for the loop to write
+   */
+  private boolean writeThrough() {
+    if (!io.writesFromAnyThread()) {
+      return false;
+    }
+    ByteBuffer[] gather = new ByteBuffer[WRITE_THROUGH_BUFFERS];
+    long wrote = 0;
+    boolean rest;
+    lock.lock();
+    try {
+      if (!isOpen()) {
+        return false; // closing: the loop writes the close frame and then closes the socket
+      }
+      int n = gatherOutbound(gather);
+      if (n > 0) {
+        wrote = io.write(gather, 0, n);
+        if (wrote > 0) {
+          written(wrote);
+        }
+      }
+      rest = hasOutbound();
+    } catch (IOException e) {
+      return false; // the loop meets the same error and fails the connection
+    } finally {
+      lock.unlock();
+    }
+    if (wrote > 0 && completeWrittenElsewhere()) {
+      executeOnLoop(this::completeWritten); // onWritable is reported on the loop thread
+    }
+    return !rest;
+  }
+
+  private void executeOnLoop(Runnable task) {
+    try {
+      loop.execute(task);
+    } catch (RejectedExecutionException e) {
+      // the loop stopped; it aborts its connections itself
     }
   }
 

@@ -12,6 +12,11 @@ final class PlainIo extends Io {
   }
 
   @Override
+  boolean writesFromAnyThread() {
+    return true;
+  }
+
+  @Override
   boolean handshake() {
     return true;
   }

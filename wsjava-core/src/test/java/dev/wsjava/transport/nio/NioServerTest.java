@@ -95,6 +95,33 @@ class NioServerTest {
         .start();
   }
 
+  static ConnectionConfig withQueue(long maxQueuedBytes) {
+    ConnectionConfig d = ConnectionConfig.DEFAULTS;
+    return new ConnectionConfig(
+        d.session(),
+        maxQueuedBytes,
+        d.handshakeTimeout(),
+        d.idleTimeout(),
+        d.pingInterval(),
+        d.closeTimeout(),
+        d.readBufferSize());
+  }
+
+  /** Records messages, and stops reading after the first: the sender meets backpressure. */
+  static Events pausingOnFirstMessage() {
+    java.util.concurrent.atomic.AtomicBoolean first =
+        new java.util.concurrent.atomic.AtomicBoolean(true);
+    return new Events(false) {
+      @Override
+      public void onMessage(Connection c, Opcode type, ByteBuffer payload) {
+        if (first.getAndSet(false)) {
+          c.pauseReading(true);
+        }
+        super.onMessage(c, type, payload);
+      }
+    };
+  }
+
   static NioServer echoServer(ConnectionConfig cc) throws IOException {
     return server(cc, ServerHandshakeConfig.defaults(), null, info -> Events.echo());
   }
@@ -359,28 +386,8 @@ class NioServerTest {
 
   @Test
   void pausedReadingPushesBackOnTheSenderAndResumingDeliversEverything() throws Exception {
-    ConnectionConfig d = ConnectionConfig.DEFAULTS;
-    ConnectionConfig smallQueue =
-        new ConnectionConfig(
-            d.session(),
-            1 << 20,
-            d.handshakeTimeout(),
-            d.idleTimeout(),
-            d.pingInterval(),
-            d.closeTimeout(),
-            d.readBufferSize());
-    java.util.concurrent.atomic.AtomicBoolean first =
-        new java.util.concurrent.atomic.AtomicBoolean(true);
-    Events serverSide =
-        new Events(false) {
-          @Override
-          public void onMessage(Connection c, Opcode type, ByteBuffer payload) {
-            if (first.getAndSet(false)) {
-              c.pauseReading(true);
-            }
-            super.onMessage(c, type, payload);
-          }
-        };
+    ConnectionConfig smallQueue = withQueue(1 << 20);
+    Events serverSide = pausingOnFirstMessage();
     try (NioServer server =
             server(config(), ServerHandshakeConfig.defaults(), null, i -> serverSide);
         NioClient client = client(smallQueue, ClientHandshakeConfig.defaults())) {
@@ -423,6 +430,75 @@ class NioServerTest {
         }
         assertThat(m.data()).hasSize(chunk.length);
       }
+      get(c.close(1000, ""));
+      awaitNoConnections(server, client);
+    }
+  }
+
+  @Test
+  void aSendFromAnotherThreadIsWrittenBeforeItReturnsWhileEventsStayOnTheLoop() throws Exception {
+    ConnectionConfig smallQueue = withQueue(256 * 1024);
+    Events serverSide = pausingOnFirstMessage();
+    java.util.List<Thread> loopThread = new java.util.concurrent.CopyOnWriteArrayList<>();
+    java.util.List<Thread> writableThreads = new java.util.concurrent.CopyOnWriteArrayList<>();
+    Events clientSide =
+        new Events(false) {
+          @Override
+          public void onOpen(Connection c) {
+            loopThread.add(Thread.currentThread());
+            super.onOpen(c);
+          }
+
+          @Override
+          public void onWritable(Connection c) {
+            writableThreads.add(Thread.currentThread());
+          }
+        };
+    try (NioServer server =
+            server(config(), ServerHandshakeConfig.defaults(), null, i -> serverSide);
+        NioClient client = client(smallQueue, ClientHandshakeConfig.defaults())) {
+      Connection c = get(client.connect(ws(server, "/"), clientSide));
+      // Plain TCP with room in the socket: the sender's own write completes the send, even while
+      // every loop is busy.
+      java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+      java.util.concurrent.CountDownLatch blocked =
+          new java.util.concurrent.CountDownLatch(group.size());
+      for (int i = 0; i < group.size(); i++) {
+        group.loop(i).execute(() -> {
+          blocked.countDown();
+          try {
+            release.await(10, TimeUnit.SECONDS);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        });
+      }
+      CompletableFuture<Void> small;
+      try {
+        assertThat(blocked.await(5, TimeUnit.SECONDS)).isTrue();
+        small = c.sendMessage(Opcode.BINARY, ByteBuffer.wrap(new byte[300]));
+        assertThat(small).as("written by the sending thread before send returned").isDone();
+      } finally {
+        release.countDown();
+      }
+      assertThat(small).isNotCompletedExceptionally();
+      await("the server paused on its first message", () -> !serverSide.messages.isEmpty());
+      // Fill the queue past its high-water mark while the server does not read.
+      byte[] chunk = new byte[16 * 1024];
+      boolean full = false;
+      for (int i = 0; i < 10_000 && !full; i++) {
+        full = c.sendMessage(Opcode.BINARY, ByteBuffer.wrap(chunk)).isCompletedExceptionally();
+      }
+      assertThat(full).as("the queue filled up").isTrue();
+      get(serverSide.opened).pauseReading(false);
+      // Senders keep writing their own bytes as the queue drains; onWritable still comes once,
+      // on the loop thread.
+      for (int i = 0; i < 200 && writableThreads.isEmpty(); i++) {
+        c.sendMessage(Opcode.BINARY, ByteBuffer.wrap(new byte[100]));
+        Thread.sleep(1);
+      }
+      await("onWritable was reported", () -> !writableThreads.isEmpty());
+      assertThat(writableThreads).containsOnly(loopThread.get(0));
       get(c.close(1000, ""));
       awaitNoConnections(server, client);
     }
