@@ -217,7 +217,17 @@ final class NioConnection extends Connection implements Selectable {
         buf.flip();
         receive(buf);
         if (n < buf.capacity() - io.minReadBuffer() && !io.hasBufferedInput()) {
-          break; // a short read: the socket is drained, skip the read that would return 0
+          // A short read drained the socket. With nothing to answer, go back to the selector;
+          // else write the answers now and read once more: a pipelining peer's next bytes have
+          // often arrived meanwhile, and a read costs less than a turn of the selector.
+          if (!flushAgain) {
+            break;
+          }
+          flushAgain = false;
+          writeOut();
+          if (writeInterest) {
+            break; // the socket is full: the selector says when it drains
+          }
         }
       }
     } catch (IOException | RuntimeException e) {
