@@ -1,5 +1,6 @@
 package dev.wsjava.transport.nio;
 
+import dev.wsjava.transport.ConnectionConfig;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.HashMap;
@@ -15,7 +16,24 @@ final class BufferPool {
   static final int MAX_KEPT = 16;
 
   private final Map<Integer, ArrayDeque<ByteBuffer>> free = new HashMap<>();
+  // The size most asked for (the default read size) skips the map: no boxing, no lookup per read.
+  private final int usualSize;
+  private final ArrayDeque<ByteBuffer> usual = new ArrayDeque<>();
   private int lent;
+
+  /** Creates a pool whose common size is the default read buffer size. */
+  BufferPool() {
+    this(ConnectionConfig.DEFAULT_READ_BUFFER_SIZE);
+  }
+
+  /**
+   * Creates a pool.
+   *
+   * @param usualSize the capacity asked for most often
+   */
+  BufferPool(int usualSize) {
+    this.usualSize = usualSize;
+  }
 
   /**
    * Lends a cleared buffer.
@@ -25,7 +43,7 @@ final class BufferPool {
    */
   ByteBuffer acquire(int capacity) {
     lent++;
-    ArrayDeque<ByteBuffer> q = free.get(capacity);
+    ArrayDeque<ByteBuffer> q = capacity == usualSize ? usual : free.get(capacity);
     ByteBuffer b = q == null ? null : q.pollFirst();
     return b != null ? b.clear() : ByteBuffer.allocateDirect(capacity);
   }
@@ -40,7 +58,10 @@ final class BufferPool {
       return; // heap buffers grown past the pool's sizes are left to the collector
     }
     lent--;
-    ArrayDeque<ByteBuffer> q = free.computeIfAbsent(b.capacity(), k -> new ArrayDeque<>());
+    ArrayDeque<ByteBuffer> q =
+        b.capacity() == usualSize
+            ? usual
+            : free.computeIfAbsent(b.capacity(), k -> new ArrayDeque<>());
     if (q.size() < MAX_KEPT) {
       q.addFirst(b.clear());
     }
