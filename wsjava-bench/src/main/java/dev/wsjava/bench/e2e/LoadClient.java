@@ -23,7 +23,8 @@ import org.HdrHistogram.Histogram;
  * workload: messages/s, payload MB/s, round-trip percentiles, and socket bytes per message each way.
  *
  * <p>Command line: {@code --port P [--host 127.0.0.1] [--path /echo] --workloads small,large1m
- * [--connections N] [--warmup-ms 2000] [--measure-ms 5000]}, or {@code --idle N}: open N
+ * [--connections N] [--warmup-ms 2000] [--measure-ms 5000] [--server-pid PID]} (with a server
+ * PID, each result also has the server's CPU microseconds per echo over the measured interval), or {@code --idle N}: open N
  * connections, print {@code RESULT workload=idle}, hold them until standard input ends.
  */
 public final class LoadClient {
@@ -35,6 +36,7 @@ public final class LoadClient {
   private final String host;
   private final int port;
   private final String path;
+  private long serverPid = -1; // when known, the server's CPU per echo is reported too
   private long seed = 0x9e3779b97f4a7c15L;
 
   /**
@@ -64,6 +66,7 @@ public final class LoadClient {
     int idle = -1;
     long warmup = 2000;
     long measure = 5000;
+    long serverPid = -1;
     List<Workload> workloads = new ArrayList<>();
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
@@ -74,6 +77,7 @@ public final class LoadClient {
         case "--idle" -> idle = Integer.parseInt(args[++i]);
         case "--warmup-ms" -> warmup = Long.parseLong(args[++i]);
         case "--measure-ms" -> measure = Long.parseLong(args[++i]);
+        case "--server-pid" -> serverPid = Long.parseLong(args[++i]);
         case "--workloads" -> {
           for (String id : args[++i].split(",")) {
             workloads.add(Workload.byId(id));
@@ -86,6 +90,7 @@ public final class LoadClient {
       throw new IllegalArgumentException("--port and --workloads (or --idle N) are required");
     }
     LoadClient client = new LoadClient(host, port, path);
+    client.serverPid = serverPid;
     if (idle >= 0) {
       client.holdIdle(idle, System.in, System.out);
       return;
@@ -121,9 +126,11 @@ public final class LoadClient {
         long measureStart = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(warmupMs);
         loop(selector, stats, measureStart);
         stats.startMeasuring();
+        long cpuStart = serverPid > 0 ? CpuTime.micros(serverPid) : -1;
         long start = System.nanoTime();
         loop(selector, stats, start + TimeUnit.MILLISECONDS.toNanos(measureMs));
         long nanos = System.nanoTime() - start;
+        long cpuEnd = serverPid > 0 ? CpuTime.micros(serverPid) : -1;
         stats.stopMeasuring();
         for (RawConnection c : conns) {
           c.stopSending();
@@ -149,7 +156,11 @@ public final class LoadClient {
           throw new IllegalStateException("no echo in the measured interval");
         }
         double seconds = nanos / 1e9;
-        return new ResultLine(w.id())
+        ResultLine line = new ResultLine(w.id());
+        if (cpuStart >= 0 && cpuEnd >= 0) {
+          line.put("server_cpu_us_per_msg", (cpuEnd - cpuStart) / (double) echoes);
+        }
+        return line
             .put("connections", (long) w.connections())
             .put("echoes", echoes)
             .put("msgs_per_s", echoes / seconds)

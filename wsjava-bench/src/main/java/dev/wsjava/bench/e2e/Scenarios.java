@@ -47,6 +47,10 @@ final class Scenarios {
   static final Metric WIRE_UP = new Metric("wire_up_per_msg", "bytes/msg client→server", "B", false, 1);
   static final Metric RPS = new Metric("req_per_s", "requests", "req/s", true, 0);
   static final Metric HTTP_LAT = new Metric("latency_avg_us", "mean latency", "µs", false, 1);
+  static final Metric CPU_ECHO =
+      new Metric("cpu_us_per_msg", "server CPU per echo", "µs", false, 2);
+  static final Metric CPU_REQ =
+      new Metric("cpu_us_per_msg", "server CPU per request", "µs", false, 2);
   static final Metric C_P50 = new Metric("lat_p50_us", "latency p50", "µs", false, 1);
   static final Metric C_P99 = new Metric("lat_p99_us", "latency p99", "µs", false, 1);
   static final Metric C_SMALL = new Metric("small_msgs_per_s", "300 B messages", "msg/s", true, 0);
@@ -56,16 +60,18 @@ final class Scenarios {
           + " warm-up, measured by the load client (send to echo fully received).",
       List.of(P50, P99, P999), List.of(List.of(P50, P99, P999)));
   static final Scenario SMALL = new Scenario("2", "2-small-messages", "Small messages",
-      "One connection, 300-byte binary messages, 64 in flight: echoes per second.",
-      List.of(MSGS, P99), List.of(List.of(MSGS)));
+      "One connection, 300-byte binary messages, 64 in flight: echoes per second, and the"
+          + " server's CPU time (user + system, /proc/PID/stat) per echo over the measured"
+          + " interval, which depends little on whether the load client was the bottleneck.",
+      List.of(MSGS, P99, CPU_ECHO), List.of(List.of(MSGS), List.of(CPU_ECHO)));
   static final Scenario LARGE = new Scenario("3", "3-large-messages", "Large messages",
       "One connection, 64 KiB and 1 MiB binary messages, 4 in flight: echoed payload MB/s (10^6"
           + " bytes, one direction).",
       List.of(MB_64K, MB_1M), List.of(List.of(MB_64K), List.of(MB_1M)));
   static final Scenario MANY = new Scenario("4", "4-many-connections", "Many connections",
       "1,000 connections each echoing 32-byte binary messages, one in flight per connection:"
-          + " echoes per second over all, and the round-trip p99.",
-      List.of(ECHOES, P99), List.of(List.of(ECHOES), List.of(P99)));
+          + " echoes per second over all, the round-trip p99, and the server's CPU time per echo.",
+      List.of(ECHOES, P99, CPU_ECHO), List.of(List.of(ECHOES), List.of(P99)));
   static final Scenario IDLE = new Scenario("5", "5-idle-footprint", "Idle footprint",
       "10,000 open idle connections held by a separate client process. Server RSS from"
           + " /proc/PID/status and heap used after a full GC (jcmd GC.run, GC.heap_info), each"
@@ -78,8 +84,8 @@ final class Scenarios {
       List.of(MSGS, WIRE_DOWN, WIRE_UP), List.of(List.of(MSGS), List.of(WIRE_DOWN)));
   static final Scenario HTTP = new Scenario("7", "7-plain-http", "Plain HTTP",
       "wrk -t2 -c100 on GET / answering 200 text/plain \"hello\" (checked once before): requests"
-          + " per second and wrk's mean latency.",
-      List.of(RPS, HTTP_LAT), List.of(List.of(RPS)));
+          + " per second, wrk's mean latency, and the server's CPU time per request.",
+      List.of(RPS, HTTP_LAT, CPU_REQ), List.of(List.of(RPS), List.of(CPU_REQ)));
   static final Scenario CLIENT = new Scenario("8", "8-clients", "Client side",
       "Each client library in its own process against one fixed server (the Netty peer),"
           + " running scenarios 1-3 through the same measuring loop: latency p50/p99 (32 B text,"

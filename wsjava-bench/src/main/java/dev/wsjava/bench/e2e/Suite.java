@@ -137,10 +137,10 @@ public final class Suite {
       try (Started server = startServer(s, false, "echo")) {
         int port = server.port();
         if (!ws.isEmpty()) {
-          loadClient(s.name(), port, ws, scenarioOf);
+          loadClient(s.name(), server, ws, scenarioOf);
         }
         if (http) {
-          wrk(s.name(), port);
+          wrk(s.name(), server);
         }
       } catch (IOException e) {
         scenarioOf.values().forEach(sc -> results.fail(sc, s.name(), "did not start: " + e.getMessage()));
@@ -158,7 +158,7 @@ public final class Suite {
       } else {
         log(s.name() + ": scenario 6");
         try (Started server = startServer(s, true, "deflate")) {
-          loadClient(s.name(), server.port(), List.of(Workload.DEFLATE), Map.of(Workload.DEFLATE, "6"));
+          loadClient(s.name(), server, List.of(Workload.DEFLATE), Map.of(Workload.DEFLATE, "6"));
         } catch (IOException e) {
           results.fail("6", s.name(), "did not start: " + e.getMessage());
         }
@@ -192,7 +192,9 @@ public final class Suite {
   }
 
   /** Runs the raw load client's workloads against a server and files the figures. */
-  private void loadClient(String target, int port, List<Workload> ws, Map<Workload, String> scenarioOf) {
+  private void loadClient(String target, Started server, List<Workload> ws,
+      Map<Workload, String> scenarioOf) {
+    int port = server.port();
     List<String> ids = ws.stream().map(Workload::id).toList();
     List<String> cmd = new ArrayList<>();
     cmd.add(Peers.javaBinary());
@@ -202,7 +204,8 @@ public final class Suite {
       cmd.add(Peers.classpath(root, null));
       cmd.add(LoadClient.class.getName());
       cmd.addAll(List.of("--port", Integer.toString(port), "--workloads", String.join(",", ids),
-          "--warmup-ms", Long.toString(warmupMs), "--measure-ms", Long.toString(measureMs)));
+          "--warmup-ms", Long.toString(warmupMs), "--measure-ms", Long.toString(measureMs),
+          "--server-pid", Long.toString(server.process().pid())));
       List<String> lines = runClient(pinned(1, cmd), target + "-client", ws.size());
       Map<String, Map<String, String>> byWorkload = new LinkedHashMap<>();
       Map<String, String> errors = new LinkedHashMap<>();
@@ -231,6 +234,9 @@ public final class Suite {
       case "small", "many" -> {
         results.add(sc, target, "msgs_per_s", num(r, "msgs_per_s"));
         results.add(sc, target, "p99_us", num(r, "p99_us"));
+        if (r.containsKey("server_cpu_us_per_msg")) {
+          results.add(sc, target, "cpu_us_per_msg", num(r, "server_cpu_us_per_msg"));
+        }
       }
       case "large64k" -> results.add(sc, target, "mb_64k", num(r, "mb_per_s"));
       case "large1m" -> results.add(sc, target, "mb_1m", num(r, "mb_per_s"));
@@ -288,7 +294,8 @@ public final class Suite {
 
   // ---- scenario 7 ----
 
-  private void wrk(String target, int port) {
+  private void wrk(String target, Started server) {
+    int port = server.port();
     String url = "http://127.0.0.1:" + port + "/";
     // HTTP/1.1 without an h2c upgrade offer: Node's server hands any Upgrade request to ws (400).
     try (HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build()) {
@@ -301,7 +308,9 @@ public final class Suite {
         return;
       }
       runWrk(url, Math.min(2, wrkSeconds), target + "-wrk-warmup");
+      long cpuStart = CpuTime.micros(server.process().pid());
       WrkOutput w = WrkOutput.parse(runWrk(url, wrkSeconds, target + "-wrk"));
+      long cpuEnd = CpuTime.micros(server.process().pid());
       String problem = w.problem();
       if (problem != null) {
         results.fail("7", target, problem);
@@ -309,6 +318,9 @@ public final class Suite {
       }
       results.add("7", target, "req_per_s", w.requestsPerSecond());
       results.add("7", target, "latency_avg_us", w.latencyAvgMicros());
+      if (cpuStart >= 0 && cpuEnd >= 0 && w.requests() > 0) {
+        results.add("7", target, "cpu_us_per_msg", (cpuEnd - cpuStart) / (double) w.requests());
+      }
       if (w.socketErrors() > 0) {
         results.note("7", target, "run " + run + ": " + w.socketErrors() + " socket errors");
       }

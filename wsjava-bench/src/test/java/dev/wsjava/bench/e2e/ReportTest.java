@@ -39,7 +39,7 @@ class ReportTest {
     assertThat(md.toString())
         .contains("| **wsjava-nio** | 300,000 (280,000–320,000) |")
         .contains("| netty | 195,000 (100,000–210,000) |")
-        .contains("| jetty | **failed** | **failed** | failed: did not start: port in use |");
+        .contains("| jetty | **failed** | **failed** | **failed** | failed: did not start: port in use |");
   }
 
   @Test
