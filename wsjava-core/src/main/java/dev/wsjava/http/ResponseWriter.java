@@ -3,7 +3,6 @@ package dev.wsjava.http;
 import dev.wsjava.handshake.Headers;
 import dev.wsjava.handshake.HttpStatus;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 
 /**
  * RFC 9112 §4 and §6: writes a response as the bytes to send. The status line is always {@code
@@ -35,38 +34,58 @@ public final class ResponseWriter {
    */
   public static ByteBuffer[] encode(HttpResponse response, boolean includeBody, String connection) {
     int status = response.status();
-    StringBuilder sb = new StringBuilder(128);
-    sb.append("HTTP/1.1 ")
-        .append(status)
-        .append(' ')
-        .append(HttpStatus.reasonPhrase(status))
-        .append("\r\n");
+    if (connection != null && !"keep-alive".equals(connection) && !"close".equals(connection)) {
+      Headers.builder().add("Connection", connection); // checks a value that is not ours
+    }
+    String reason = HttpStatus.reasonPhrase(status);
     Headers h = response.headers();
+    String type = response.contentType();
+    boolean length = status != 204 && status != 304;
+    int size = "HTTP/1.1 ".length() + digits(status) + 1 + reason.length() + 2;
     for (int i = 0; i < h.size(); i++) {
-      field(sb, h.name(i), h.value(i));
+      size += fieldSize(h.name(i), h.value(i));
     }
     if (connection != null) {
-      Headers.builder().add("Connection", connection); // checks the value
-      field(sb, "Connection", connection);
+      size += fieldSize("Connection", connection);
     }
-    if (response.contentType() != null) {
-      field(sb, "Content-Type", response.contentType());
+    if (type != null) {
+      size += fieldSize("Content-Type", type);
     }
-    if (status != 204 && status != 304) {
-      field(sb, "Content-Length", Integer.toString(response.bodyLength()));
+    if (length) {
+      size += "Content-Length".length() + 2 + digits(response.bodyLength()) + 2;
     }
-    sb.append("\r\n");
-    byte[] head = sb.toString().getBytes(StandardCharsets.ISO_8859_1);
+    size += 2;
     ByteBuffer body = response.body();
-    if (!includeBody || !body.hasRemaining()) {
-      return new ByteBuffer[] {ByteBuffer.wrap(head)};
+    boolean hasBody = includeBody && body.hasRemaining();
+    boolean inline = hasBody && body.remaining() <= INLINE_BODY;
+    // The head is written straight into the array that goes out, the small body behind it.
+    byte[] a = new byte[size + (inline ? body.remaining() : 0)];
+    int at = ascii(a, 0, "HTTP/1.1 ");
+    at = decimal(a, at, status);
+    a[at++] = ' ';
+    at = crlf(a, ascii(a, at, reason));
+    for (int i = 0; i < h.size(); i++) {
+      at = field(a, at, h.name(i), h.value(i));
     }
-    if (body.remaining() > INLINE_BODY) {
-      return new ByteBuffer[] {ByteBuffer.wrap(head), body};
+    if (connection != null) {
+      at = field(a, at, "Connection", connection);
     }
-    ByteBuffer one = ByteBuffer.allocate(head.length + body.remaining());
-    one.put(head).put(body).flip();
-    return new ByteBuffer[] {one};
+    if (type != null) {
+      at = field(a, at, "Content-Type", type);
+    }
+    if (length) {
+      at = ascii(a, at, "Content-Length: ");
+      at = crlf(a, decimal(a, at, response.bodyLength()));
+    }
+    at = crlf(a, at);
+    if (inline) {
+      body.get(body.position(), a, at, body.remaining());
+      return new ByteBuffer[] {ByteBuffer.wrap(a)};
+    }
+    if (hasBody) {
+      return new ByteBuffer[] {ByteBuffer.wrap(a), body};
+    }
+    return new ByteBuffer[] {ByteBuffer.wrap(a)};
   }
 
   /**
@@ -90,7 +109,46 @@ public final class ResponseWriter {
     return out.array();
   }
 
-  private static void field(StringBuilder sb, String name, String value) {
-    sb.append(name).append(": ").append(value).append("\r\n");
+  private static int fieldSize(String name, String value) {
+    return name.length() + 2 + value.length() + 2;
+  }
+
+  private static int field(byte[] a, int at, String name, String value) {
+    int i = ascii(a, at, name);
+    i = ascii(a, i, ": ");
+    return crlf(a, ascii(a, i, value));
+  }
+
+  /** Writes a string as ISO-8859-1 (a char above U+00FF, which field values never hold, as ?). */
+  private static int ascii(byte[] a, int at, String s) {
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      a[at++] = c <= 0xFF ? (byte) c : (byte) '?';
+    }
+    return at;
+  }
+
+  private static int crlf(byte[] a, int at) {
+    a[at] = '\r';
+    a[at + 1] = '\n';
+    return at + 2;
+  }
+
+  private static int digits(int n) {
+    int d = 1;
+    for (long p = 10; p <= n; p *= 10) {
+      d++;
+    }
+    return d;
+  }
+
+  /** Writes a non-negative int in decimal. */
+  private static int decimal(byte[] a, int at, int n) {
+    int end = at + digits(n);
+    for (int i = end - 1; i >= at; i--) {
+      a[i] = (byte) ('0' + n % 10);
+      n /= 10;
+    }
+    return end;
   }
 }

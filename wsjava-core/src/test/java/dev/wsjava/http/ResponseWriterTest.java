@@ -45,6 +45,22 @@ class ResponseWriterTest {
                 + "<p>");
   }
 
+  @ParameterizedTest
+  @ValueSource(ints = {0, 9, 10, 99, 100, 65_535, 1_000_000})
+  void theLengthIsWrittenInDecimalAtEveryNumberOfDigits(int n) {
+    HttpResponse r = HttpResponse.bytes(200, "application/octet-stream", new byte[n]);
+    String head = text(ResponseWriter.toBytes(r, false, null));
+    assertThat(head).endsWith("\r\nContent-Length: " + n + "\r\n\r\n");
+  }
+
+  @Test
+  void aLatin1FieldValueGoesOutAsItsOneByteAndAValueOfOurOwnIsNotRechecked() {
+    HttpResponse r = HttpResponse.text(200, "").withHeader("X-Name", "Jos\u00e9");
+    byte[] wire = ResponseWriter.toBytes(r, true, "close");
+    assertThat(text(wire)).contains("\r\nX-Name: Jos\u00e9\r\nConnection: close\r\n");
+    assertThat(wire).contains((byte) 0xE9);
+  }
+
   @Test
   void noDateIsAddedUnlessGiven() {
     assertThat(written(HttpResponse.text(200, "x"))).doesNotContainIgnoringCase("date");
