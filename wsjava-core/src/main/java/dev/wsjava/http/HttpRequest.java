@@ -61,12 +61,17 @@ public final class HttpRequest {
     if (path.isEmpty()) {
       path = "/"; // absolute-form with an empty path (RFC 9112 §3.2.2)
     }
-    return new HttpRequest(head, path, query, body.asReadOnlyBuffer());
+    return new HttpRequest(head, path, query, readOnly(body));
+  }
+
+  /** A read-only view of the body; no body (most requests) shares one empty buffer. */
+  private static ByteBuffer readOnly(ByteBuffer body) {
+    return body.hasRemaining() ? body.asReadOnlyBuffer() : NO_BODY;
   }
 
   /** Returns this request with a body buffer the caller gives up. */
   HttpRequest withBody(ByteBuffer body) {
-    return new HttpRequest(head, path, query, body.asReadOnlyBuffer());
+    return new HttpRequest(head, path, query, readOnly(body));
   }
 
   /** Returns where the path of an absolute-form target starts (its length when it has none). */
