@@ -8,6 +8,8 @@ import dev.wsjava.transport.Connection;
 import dev.wsjava.transport.ConnectionConfig;
 import dev.wsjava.transport.ConnectionHandler;
 import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.net.SocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
@@ -16,7 +18,6 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
 /**
@@ -37,11 +38,23 @@ import java.util.function.Consumer;
  * <p>Thread-safety: the {@link Connection} methods are safe from any thread; everything else runs
  * on the loop thread.
  */
-final class NioConnection extends Connection implements Selectable {
+final class NioConnection extends Connection implements Selectable, Runnable {
   /** Reads per readiness event at most, so one busy peer cannot starve the others. */
   private static final int MAX_READS_PER_EVENT = 16;
 
   private static final ByteBuffer EMPTY = ByteBuffer.allocate(0);
+
+  private static final VarHandle FLUSH_SCHEDULED;
+
+  static {
+    try {
+      FLUSH_SCHEDULED =
+          MethodHandles.lookup()
+              .findVarHandle(NioConnection.class, "flushScheduled", boolean.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
 
   private final EventLoop loop;
   private final SocketChannel channel;
@@ -52,8 +65,8 @@ final class NioConnection extends Connection implements Selectable {
   private final SocketAddress remote;
   private final SocketAddress local;
   private final Consumer<NioConnection> onSocketClosed;
-  private final AtomicBoolean flushScheduled = new AtomicBoolean();
-  private final Runnable flushTask = this::scheduledFlush;
+  /** Whether this connection, as its own flush task, waits in the loop's queue; see {@link #run}. */
+  private volatile boolean flushScheduled;
 
   // Loop-thread state.
   private boolean busy;
@@ -270,17 +283,22 @@ final class NioConnection extends Connection implements Selectable {
   protected void requestFlush() {
     if (loop.inEventLoop()) {
       flush();
-    } else if (flushScheduled.compareAndSet(false, true)) {
+    } else if (FLUSH_SCHEDULED.compareAndSet(this, false, true)) {
       try {
-        loop.execute(flushTask);
+        loop.execute(this);
       } catch (RejectedExecutionException e) {
-        flushScheduled.set(false); // the loop stopped; it aborts its connections itself
+        flushScheduled = false; // the loop stopped; it aborts its connections itself
       }
     }
   }
 
-  private void scheduledFlush() {
-    flushScheduled.set(false);
+  /**
+   * The flush task a send from another thread queues on the loop, at most one at a time: the
+   * connection is its own task, so it needs no task object of its own. Loop thread only.
+   */
+  @Override
+  public void run() {
+    flushScheduled = false;
     flush();
   }
 

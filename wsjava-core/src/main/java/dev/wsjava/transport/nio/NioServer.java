@@ -26,6 +26,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import javax.net.ssl.SSLContext;
 
@@ -67,6 +68,8 @@ public final class NioServer implements ServerTransport {
   private final Set<NioConnection> connections = ConcurrentHashMap.newKeySet();
   private final AtomicInteger open = new AtomicInteger();
   private final AtomicBoolean shuttingDown = new AtomicBoolean();
+  /** One callback for every connection, rather than a method reference made per connection. */
+  private final Consumer<NioConnection> onConnectionClosed = this::connectionClosed;
   private SelectionKey acceptKey;
 
   private NioServer(Builder b) throws IOException {
@@ -325,6 +328,11 @@ public final class NioServer implements ServerTransport {
     if (upgrading.remove(u)) {
       open.decrementAndGet();
     }
+  }
+
+  /** What a connection runs once its socket closed: {@link #connectionClosed}. */
+  Consumer<NioConnection> onConnectionClosed() {
+    return onConnectionClosed;
   }
 
   void connectionClosed(NioConnection c) {
