@@ -80,8 +80,8 @@ public final class HttpHeadParser<H extends HttpHead> {
    */
   public H parse(ByteBuffer in) throws HttpHeadException {
     try {
-      if (heldLength == 0 && in.hasArray()) {
-        return parseInPlace(in);
+      if (heldLength == 0) {
+        return in.hasArray() ? parseInPlace(in) : parseDirect(in);
       }
       while (in.hasRemaining()) {
         byte b = in.get();
@@ -122,6 +122,29 @@ public final class HttpHeadParser<H extends HttpHead> {
     }
     for (int i = 0; i < n; i++) {
       hold(a[base + i]);
+    }
+    in.position(in.limit());
+    return null;
+  }
+
+  /**
+   * Scans a buffer without an array (a pooled direct read buffer) where it lies, and copies out
+   * exactly the head once it is complete in it; an unfinished head is held as usual.
+   */
+  private H parseDirect(ByteBuffer in) throws HttpHeadException {
+    int p = in.position();
+    int n = in.remaining();
+    for (int i = 0; i < n; i++) {
+      if (step(in.get(p + i))) {
+        byte[] head = new byte[i + 1 - headStart];
+        in.get(p + headStart, head);
+        H parsed = finish(head, 0, head.length);
+        in.position(p + i + 1);
+        return parsed;
+      }
+    }
+    for (int i = 0; i < n; i++) {
+      hold(in.get(p + i));
     }
     in.position(in.limit());
     return null;

@@ -117,6 +117,31 @@ class HttpHeadParserTest {
   }
 
   @Test
+  void aDirectBufferIsReadInPlaceWithLeadingEmptyLinesAndAnOffset() throws Exception {
+    byte[] wire = concat(bytes("xx\r\n\r\n" + RFC_REQUEST), FRAME);
+    ByteBuffer direct = ByteBuffer.allocateDirect(wire.length).put(wire).flip();
+    direct.position(2); // past "xx": what the buffer held before
+    HttpHeadParser<HttpHead.Request> parser = HttpHeadParser.forRequests(HttpHeadLimits.defaults());
+    assertThat(parser.parse(direct)).isEqualTo(parseRequest(RFC_REQUEST));
+    assertThat(remaining(direct)).isEqualTo(FRAME);
+    assertThat(parser.bufferedBytes()).isZero();
+  }
+
+  @Test
+  void aHeadSplitAcrossDirectBuffersIsHeldAndCompleted() throws Exception {
+    byte[] wire = concat(bytes(RFC_REQUEST), FRAME);
+    HttpHeadParser<HttpHead.Request> parser = HttpHeadParser.forRequests(HttpHeadLimits.defaults());
+    int cut = RFC_REQUEST.length() / 2;
+    ByteBuffer first = ByteBuffer.allocateDirect(cut).put(wire, 0, cut).flip();
+    assertThat(parser.parse(first)).isNull();
+    assertThat(first.hasRemaining()).isFalse();
+    assertThat(parser.bufferedBytes()).isEqualTo(cut);
+    ByteBuffer rest = ByteBuffer.allocateDirect(wire.length - cut).put(wire, cut, wire.length - cut).flip();
+    assertThat(parser.parse(rest)).isEqualTo(parseRequest(RFC_REQUEST));
+    assertThat(remaining(rest)).isEqualTo(FRAME);
+  }
+
+  @Test
   void aBufferWithAnOffsetIsReadFromItsPosition() throws Exception {
     byte[] wire = concat(bytes("junk" + RFC_REQUEST), FRAME);
     ByteBuffer in = ByteBuffer.wrap(wire, 4, wire.length - 4).slice();
