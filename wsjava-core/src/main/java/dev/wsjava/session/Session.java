@@ -76,7 +76,6 @@ public final class Session {
   private final Utf8Validator utf8 = new Utf8Validator();
   private final ByteSink[] decodeSinks;
   private final ByteSink[] encodeSinks;
-  private final ByteSink deliver = this::deliverDecoded;
 
   private State state = State.OPEN;
   private SessionListener listener;

@@ -60,8 +60,7 @@ final class NioConnection extends Connection implements Selectable, Runnable {
   private final SocketChannel channel;
   private final SelectionKey key;
   private final Io io;
-  private final Role role;
-  private final int readSize;
+  private final boolean server; // the role: a server closes TCP first
   private final SocketAddress remote;
   private final SocketAddress local;
   private final Consumer<NioConnection> onSocketClosed;
@@ -113,8 +112,7 @@ final class NioConnection extends Connection implements Selectable, Runnable {
     this.channel = channel;
     this.key = key;
     this.io = io;
-    this.role = role;
-    this.readSize = Math.max(config.readBufferSize(), io.minReadBuffer());
+    this.server = role == Role.SERVER;
     this.remote = addressOf(channel, true);
     this.local = addressOf(channel, false);
     this.onSocketClosed = onSocketClosed;
@@ -204,7 +202,8 @@ final class NioConnection extends Connection implements Selectable, Runnable {
       return;
     }
     busy = true;
-    ByteBuffer buf = loop.pool().acquire(readSize);
+    // The size is worked out per readiness event rather than kept: one int less per connection.
+    ByteBuffer buf = loop.pool().acquire(Math.max(config().readBufferSize(), io.minReadBuffer()));
     boolean end = false;
     Exception error = null;
     try {
@@ -390,7 +389,7 @@ final class NioConnection extends Connection implements Selectable, Runnable {
     wantWrite(false);
     if (!sessionFinished && sessionClosed()) {
       sessionFinished = true;
-      if (role == Role.SERVER) {
+      if (server) {
         closeRequested = true; // the server closes TCP first (RFC 6455 §7.1.1)
       } else {
         armCloseTimer(config().closeTimeout()); // the client waits for the server's FIN
@@ -469,6 +468,17 @@ final class NioConnection extends Connection implements Selectable, Runnable {
     } finally {
       onSocketClosed.accept(this);
     }
+  }
+
+  /**
+   * Returns whether this connection reports its socket's close to {@code callback}: how a server
+   * tells its own connections from others on a shared loop.
+   *
+   * @param callback a server's close callback
+   * @return true when it is this connection's
+   */
+  boolean reportsCloseTo(Consumer<NioConnection> callback) {
+    return onSocketClosed == callback;
   }
 
   /**
