@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -139,6 +141,29 @@ class HttpHeadParserTest {
     ByteBuffer rest = ByteBuffer.allocateDirect(wire.length - cut).put(wire, cut, wire.length - cut).flip();
     assertThat(parser.parse(rest)).isEqualTo(parseRequest(RFC_REQUEST));
     assertThat(remaining(rest)).isEqualTo(FRAME);
+  }
+
+  @Test
+  void fieldsKeepTheSpellingTheyWereSentInWhetherCommonOrNot() throws Exception {
+    HttpHead.Request got =
+        parseRequest(
+            "GET /chat HTTP/1.1\r\nHOST: a\r\nhost: b\r\nUpgrade: websocket\r\n"
+                + "Upgrade: WebSocket\r\nX-Upgrade: Upgrade\r\nConnection: upgradeX\r\n\r\n");
+    assertThat(got.method()).isEqualTo("GET");
+    assertThat(got.version()).isEqualTo("HTTP/1.1");
+    Headers h = got.headers();
+    List<String> fields = new ArrayList<>();
+    for (int i = 0; i < h.size(); i++) {
+      fields.add(h.name(i) + "=" + h.value(i));
+    }
+    assertThat(fields)
+        .containsExactly(
+            "HOST=a",
+            "host=b",
+            "Upgrade=websocket",
+            "Upgrade=WebSocket",
+            "X-Upgrade=Upgrade",
+            "Connection=upgradeX");
   }
 
   @Test
