@@ -6,6 +6,8 @@ import dev.wsjava.transport.Connection;
 import dev.wsjava.transport.ConnectionClosedException;
 import dev.wsjava.transport.ConnectionHandler;
 import dev.wsjava.transport.QueueFullException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.net.SocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -31,15 +33,25 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
   private final LinkedBlockingQueue<Object> inbox;
   private volatile Connection connection;
   // Whether reading is paused for a full inbox. The check and the pause (or resume) happen under
-  // one monitor: otherwise a resume could slip in before the pause it should undo, and the
-  // connection would stay paused for good.
-  private final Object flow = new Object();
+  // one monitor, the inbox's: otherwise a resume could slip in before the pause it should undo,
+  // and the connection would stay paused for good.
   private boolean readPaused;
   private volatile WebSocketClosedException closedWith;
   private Opcode fragmenting; // the type of a message being sent in fragments, under sendLock
   private char heldHighSurrogate; // the last char of a text part, sent with the next, under sendLock
-  private final Object sendLock = new Object();
+  private volatile Object sendLock; // made by the first fragment: see sendLock()
   private final java.util.function.Consumer<WebSocketImpl> onOpen;
+
+  private static final VarHandle SEND_LOCK;
+
+  static {
+    try {
+      SEND_LOCK =
+          MethodHandles.lookup().findVarHandle(WebSocketImpl.class, "sendLock", Object.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
 
   /** What the inbox holds after the last message: how the connection closed. */
   private record Closed(WebSocketClosedException cause) {}
@@ -89,7 +101,7 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
             ? new Message.Text(utf8(payload))
             : new Message.Binary(ByteBuffer.allocate(payload.remaining()).put(payload).flip());
     inbox.add(m);
-    synchronized (flow) {
+    synchronized (inbox) {
       if (!readPaused && inbox.size() >= INBOX_HIGH) {
         readPaused = true;
         c.pauseReading(true);
@@ -135,6 +147,22 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
     }
   }
 
+  /**
+   * The monitor of fragmented sends, made the first time one is sent: most connections send whole
+   * messages only and never need it.
+   */
+  private Object sendLock() {
+    Object lock = sendLock;
+    if (lock == null) {
+      Object made = new Object();
+      lock = SEND_LOCK.compareAndExchange(this, null, made);
+      if (lock == null) {
+        lock = made;
+      }
+    }
+    return lock;
+  }
+
   private static String utf8(ByteBuffer b) {
     if (b.hasArray()) {
       return new String(b.array(), b.arrayOffset() + b.position(), b.remaining(), StandardCharsets.UTF_8);
@@ -170,7 +198,7 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
 
   @Override
   public CompletableFuture<Void> sendText(CharSequence part, boolean last) {
-    synchronized (sendLock) {
+    synchronized (sendLock()) {
       // A surrogate pair may be split between parts: hold a trailing high surrogate back and
       // send it with the next part, so each frame carries whole UTF-8 sequences of whole chars.
       CharSequence text = part;
@@ -193,7 +221,7 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
   }
 
   private CompletableFuture<Void> fragment(Opcode type, ByteBuffer part, boolean last) {
-    synchronized (sendLock) {
+    synchronized (sendLock()) {
       if (fragmenting != null && fragmenting != type) {
         throw new IllegalStateException(
             "a " + fragmenting + " message is being sent in fragments: finish it first");
@@ -249,7 +277,7 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
       inbox.add(closed); // every later receive() sees the close too
       throw closed.cause();
     }
-    synchronized (flow) {
+    synchronized (inbox) {
       if (readPaused && inbox.size() <= INBOX_LOW) {
         readPaused = false;
         conn().pauseReading(false);

@@ -163,19 +163,12 @@ public final class Headers {
    */
   public List<String> tokens(String name) {
     List<String> out = new ArrayList<>(4);
-    for (int i = indexOf(name, 0); i >= 0; i = indexOf(name, i + 1)) {
-      String v = values[i];
-      int start = 0;
-      while (start <= v.length()) {
-        int comma = v.indexOf(',', start);
-        int end = comma < 0 ? v.length() : comma;
-        String element = HttpSyntax.trimOws(v.substring(start, end));
-        if (!element.isEmpty()) {
-          out.add(element);
-        }
-        start = end + 1;
-      }
-    }
+    eachElement(
+        name,
+        (v, from, to) -> {
+          out.add(v.substring(from, to));
+          return false;
+        });
     return List.copyOf(out);
   }
 
@@ -188,9 +181,44 @@ public final class Headers {
    * @return true when some element of some line matches
    */
   public boolean containsToken(String name, String token) {
-    for (String element : tokens(name)) {
-      if (element.equalsIgnoreCase(token)) {
-        return true;
+    // Compared where the elements lie: a handshake asks this several times, and lists cost.
+    return eachElement(
+        name,
+        (v, from, to) ->
+            to - from == token.length() && v.regionMatches(true, from, token, 0, to - from));
+  }
+
+  /** Sees one list element: {@code value} from {@code from} to {@code to}; true stops the walk. */
+  @FunctionalInterface
+  private interface ElementVisitor {
+    boolean visit(String value, int from, int to);
+  }
+
+  /**
+   * Walks the elements of a list field across all its lines, trimmed of whitespace, skipping empty
+   * ones, until the visitor returns true.
+   *
+   * @return whether the visitor stopped the walk
+   */
+  private boolean eachElement(String name, ElementVisitor visitor) {
+    for (int i = indexOf(name, 0); i >= 0; i = indexOf(name, i + 1)) {
+      String v = values[i];
+      int start = 0;
+      while (start <= v.length()) {
+        int comma = v.indexOf(',', start);
+        int end = comma < 0 ? v.length() : comma;
+        int from = start;
+        int to = end;
+        while (from < to && HttpSyntax.isOws(v.charAt(from))) {
+          from++;
+        }
+        while (to > from && HttpSyntax.isOws(v.charAt(to - 1))) {
+          to--;
+        }
+        if (to > from && visitor.visit(v, from, to)) {
+          return true;
+        }
+        start = end + 1;
       }
     }
     return false;

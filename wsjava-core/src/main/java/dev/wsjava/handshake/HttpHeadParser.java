@@ -27,6 +27,24 @@ import java.util.Objects;
 public final class HttpHeadParser<H extends HttpHead> {
   private static final int INITIAL_HOLD = 512;
 
+  /** Field names of the requests a WebSocket server reads, as browsers and libraries spell them. */
+  private static final String[] KNOWN_NAMES = {
+    "Host", "Upgrade", "Connection", "Sec-WebSocket-Key", "Sec-WebSocket-Version",
+    "Sec-WebSocket-Extensions", "Sec-WebSocket-Protocol", "Origin", "User-Agent", "Accept",
+    "Accept-Encoding", "Accept-Language", "Cache-Control", "Pragma", "Cookie", "Authorization",
+    "Content-Length", "Content-Type", "host", "upgrade", "connection", "sec-websocket-key",
+    "sec-websocket-version", "sec-websocket-extensions", "sec-websocket-protocol", "origin",
+    "user-agent"
+  };
+
+  private static final String[] KNOWN_METHODS = {"GET", "HEAD", "POST", "PUT", "DELETE"};
+  private static final String[] KNOWN_VERSIONS = {"HTTP/1.1", "HTTP/1.0"};
+
+  /** Field values every upgrade request repeats. */
+  private static final String[] KNOWN_VALUES = {
+    "websocket", "Upgrade", "13", "upgrade", "keep-alive, Upgrade", "no-cache"
+  };
+
   private final Class<H> type;
   private final boolean requests;
   private final HttpHeadLimits limits;
@@ -80,8 +98,8 @@ public final class HttpHeadParser<H extends HttpHead> {
    */
   public H parse(ByteBuffer in) throws HttpHeadException {
     try {
-      if (heldLength == 0 && in.hasArray()) {
-        return parseInPlace(in);
+      if (heldLength == 0) {
+        return in.hasArray() ? parseInPlace(in) : parseDirect(in);
       }
       while (in.hasRemaining()) {
         byte b = in.get();
@@ -122,6 +140,29 @@ public final class HttpHeadParser<H extends HttpHead> {
     }
     for (int i = 0; i < n; i++) {
       hold(a[base + i]);
+    }
+    in.position(in.limit());
+    return null;
+  }
+
+  /**
+   * Scans a buffer without an array (a pooled direct read buffer) where it lies, and copies out
+   * exactly the head once it is complete in it; an unfinished head is held as usual.
+   */
+  private H parseDirect(ByteBuffer in) throws HttpHeadException {
+    int p = in.position();
+    int n = in.remaining();
+    for (int i = 0; i < n; i++) {
+      if (step(in.get(p + i))) {
+        byte[] head = new byte[i + 1 - headStart];
+        in.get(p + headStart, head);
+        H parsed = finish(head, 0, head.length);
+        in.position(p + i + 1);
+        return parsed;
+      }
+    }
+    for (int i = 0; i < n; i++) {
+      hold(in.get(p + i));
     }
     in.position(in.limit());
     return null;
@@ -211,7 +252,7 @@ public final class HttpHeadParser<H extends HttpHead> {
     if (p == from) {
       throw bad("request line must start with a method token", "RFC 7230 §3.1.1", a, p, eol);
     }
-    String method = ascii(a, from, p);
+    String method = known(KNOWN_METHODS, a, from, p);
     p = expectSp(a, p, eol, "method");
     int t = p;
     while (p < eol && a[p] > 0x20 && a[p] < 0x7F) {
@@ -279,7 +320,7 @@ public final class HttpHeadParser<H extends HttpHead> {
               + (char) a[p + 7]
               + " is not supported: this parser reads HTTP/1.x (RFC 7231 §6.6.6)");
     }
-    return ascii(a, p, p + 8);
+    return known(KNOWN_VERSIONS, a, p, p + 8);
   }
 
   private static int expectSp(byte[] a, int p, int eol, String after) throws HttpHeadException {
@@ -335,7 +376,7 @@ public final class HttpHeadParser<H extends HttpHead> {
         names = Arrays.copyOf(names, n * 2);
         values = Arrays.copyOf(values, n * 2);
       }
-      String name = ascii(a, nameStart, p);
+      String name = known(KNOWN_NAMES, a, nameStart, p);
       names[n] = name;
       values[n] = fieldValue(a, p + 1, eol, name);
       n++;
@@ -382,7 +423,7 @@ public final class HttpHeadParser<H extends HttpHead> {
                 + " (RFC 7230 §3.2)");
       }
     }
-    return latin1(a, p, end);
+    return known(KNOWN_VALUES, a, p, end);
   }
 
   private static String unfold(String previous, String continuation) {
@@ -407,6 +448,29 @@ public final class HttpHeadParser<H extends HttpHead> {
 
   private static boolean isDigit(byte b) {
     return b >= '0' && b <= '9';
+  }
+
+  /**
+   * Returns the shared string when the bytes spell one of {@code known} exactly (same case), else a
+   * new Latin-1 string: the fields every upgrade request carries then cost no garbage.
+   */
+  private static String known(String[] known, byte[] a, int from, int to) {
+    int n = to - from;
+    for (String k : known) {
+      if (k.length() == n && matches(k, a, from)) {
+        return k;
+      }
+    }
+    return latin1(a, from, to);
+  }
+
+  private static boolean matches(String k, byte[] a, int from) {
+    for (int i = 0; i < k.length(); i++) {
+      if (a[from + i] != k.charAt(i)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static String ascii(byte[] a, int from, int to) {

@@ -7,6 +7,7 @@ import dev.wsjava.extension.ExtensionOffer;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
@@ -37,6 +38,16 @@ import java.util.Objects;
  * <p>An instance reads one connection's request and is not thread-safe; the static methods are.
  */
 public final class ServerHandshake {
+  /** The 101 response up to the accept value, which follows it. */
+  private static final byte[] UPGRADE_HEAD =
+      ("HTTP/1.1 101 Switching Protocols\r\n"
+              + "Upgrade: websocket\r\n"
+              + "Connection: Upgrade\r\n"
+              + "Sec-WebSocket-Accept: ")
+          .getBytes(StandardCharsets.US_ASCII);
+
+  private static final byte[] NO_BYTES = new byte[0];
+
   private final ServerHandshakeConfig config;
   private final HttpHeadParser<HttpHead.Request> parser;
   private boolean done;
@@ -273,16 +284,18 @@ public final class ServerHandshake {
       List<ExtensionFactory.Accepted> extensions,
       ServerHandshakeConfig config)
       throws Refusal {
-    StringBuilder sb = new StringBuilder(256);
-    sb.append("HTTP/1.1 101 Switching Protocols\r\n");
-    sb.append("Upgrade: websocket\r\n");
-    sb.append("Connection: Upgrade\r\n");
-    sb.append("Sec-WebSocket-Accept: ").append(AcceptKey.accept(key)).append("\r\n");
+    // The fixed head and the accept value go straight into the response bytes; only optional
+    // fields (none in the common case) pass through a StringBuilder.
+    StringBuilder sb = null;
     if (subprotocol != null) {
+      sb = new StringBuilder(128);
       sb.append("Sec-WebSocket-Protocol: ").append(subprotocol).append("\r\n");
     }
-    List<Extension> instances = new ArrayList<>(extensions.size());
+    List<Extension> instances = extensions.isEmpty() ? List.of() : new ArrayList<>();
     if (!extensions.isEmpty()) {
+      if (sb == null) {
+        sb = new StringBuilder(128);
+      }
       List<ExtensionOffer> responses = new ArrayList<>(extensions.size());
       for (ExtensionFactory.Accepted a : extensions) {
         responses.add(a.response());
@@ -298,9 +311,23 @@ public final class ServerHandshake {
             HttpStatus.INTERNAL_SERVER_ERROR, "extension response cannot be written: " + e);
       }
     }
-    config.headers().appendTo(sb);
-    sb.append("\r\n");
-    byte[] bytes = sb.toString().getBytes(StandardCharsets.ISO_8859_1);
+    if (!config.headers().isEmpty()) {
+      if (sb == null) {
+        sb = new StringBuilder(128);
+      }
+      config.headers().appendTo(sb);
+    }
+    byte[] tail = sb == null ? NO_BYTES : sb.toString().getBytes(StandardCharsets.ISO_8859_1);
+    int at = UPGRADE_HEAD.length;
+    byte[] bytes = Arrays.copyOf(UPGRADE_HEAD, at + AcceptKey.ACCEPT_CHARS + 2 + tail.length + 2);
+    AcceptKey.acceptInto(key, bytes, at);
+    at += AcceptKey.ACCEPT_CHARS;
+    bytes[at++] = '\r';
+    bytes[at++] = '\n';
+    System.arraycopy(tail, 0, bytes, at, tail.length);
+    at += tail.length;
+    bytes[at++] = '\r';
+    bytes[at] = '\n';
     return new Accepted(request, ByteBuffer.wrap(bytes), subprotocol, instances);
   }
 

@@ -280,8 +280,8 @@ public final class HttpConnection<T> {
       closing(rejected.reason());
       return;
     }
-    ByteBuffer received = ByteBuffer.allocate(in.remaining());
-    received.put(in).flip();
+    ByteBuffer received =
+        in.hasRemaining() ? ByteBuffer.allocate(in.remaining()).put(in).flip() : NOTHING;
     upgrade = new WebSocketUpgrade<>((ServerHandshake.Accepted) result, ws.data(), received);
     state = State.UPGRADED;
   }

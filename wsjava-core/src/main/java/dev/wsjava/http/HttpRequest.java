@@ -51,7 +51,7 @@ public final class HttpRequest {
     if (target.startsWith("/")) {
       start = 0;
     } else if (target.equals("*")) {
-      return new HttpRequest(head, "*", null, body.asReadOnlyBuffer());
+      return new HttpRequest(head, "*", null, readOnly(body));
     } else {
       start = absolutePathStart(target);
     }
@@ -64,14 +64,14 @@ public final class HttpRequest {
     return new HttpRequest(head, path, query, readOnly(body));
   }
 
-  /** A read-only view of the body; no body (most requests) shares one empty buffer. */
-  private static ByteBuffer readOnly(ByteBuffer body) {
-    return body.hasRemaining() ? body.asReadOnlyBuffer() : NO_BODY;
-  }
-
   /** Returns this request with a body buffer the caller gives up. */
   HttpRequest withBody(ByteBuffer body) {
     return new HttpRequest(head, path, query, readOnly(body));
+  }
+
+  /** A read-only view; an empty read-only buffer cannot change, so it serves as its own view. */
+  static ByteBuffer readOnly(ByteBuffer b) {
+    return b.isReadOnly() && b.capacity() == 0 ? b : b.asReadOnlyBuffer();
   }
 
   /** Returns where the path of an absolute-form target starts (its length when it has none). */

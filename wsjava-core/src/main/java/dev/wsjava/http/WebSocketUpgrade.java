@@ -31,7 +31,7 @@ public record WebSocketUpgrade<T>(
   public WebSocketUpgrade {
     Objects.requireNonNull(handshake, "handshake");
     Objects.requireNonNull(route, "route");
-    received = received.asReadOnlyBuffer();
+    received = HttpRequest.readOnly(received); // usually empty: then shared, not copied
   }
 
   /**
@@ -41,6 +41,6 @@ public record WebSocketUpgrade<T>(
    */
   @Override
   public ByteBuffer received() {
-    return received.duplicate();
+    return received.capacity() == 0 ? received : received.duplicate(); // empty: cannot change
   }
 }

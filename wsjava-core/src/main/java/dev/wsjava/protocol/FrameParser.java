@@ -38,8 +38,8 @@ public final class FrameParser {
   private final Limits limits;
   private int allowedRsv;
 
-  // Header bytes gathered across reads when a header arrives split.
-  private final byte[] headerBytes = new byte[MAX_HEADER];
+  // Header bytes gathered across reads when a header arrives split; made the first time one does.
+  private byte[] headerBytes;
   private int headerFill;
 
   // The frame being read.
@@ -129,6 +129,9 @@ public final class FrameParser {
       }
     }
     // Slow path: gather header bytes across reads.
+    if (headerBytes == null) {
+      headerBytes = new byte[MAX_HEADER];
+    }
     while (in.hasRemaining()) {
       headerBytes[headerFill++] = in.get();
       if (headerFill >= 2 && headerFill == headerLength(headerBytes[1])) {

@@ -48,6 +48,13 @@ public final class Session {
   }
 
   private static final ByteBuffer EMPTY = ByteBuffer.allocate(0);
+  // Shared empties, so a session without extensions (and an idle one) allocates no arrays.
+  private static final byte[] NO_BYTES = new byte[0];
+  private static final Extension[] NO_EXTENSIONS = new Extension[0];
+  private static final ByteSink[] NO_SINKS = new ByteSink[0];
+  private static final boolean[] NO_FLAGS = new boolean[0];
+  /** The longest control frame payload (RFC 6455 §5.5). */
+  private static final int MAX_CONTROL = 125;
   /** A reassembly buffer larger than this is dropped after its message, so idle memory stays low. */
   private static final int KEEP_ASSEMBLY = 16 * 1024;
   /** The largest array the JVM reliably allocates. */
@@ -69,7 +76,6 @@ public final class Session {
   private final Utf8Validator utf8 = new Utf8Validator();
   private final ByteSink[] decodeSinks;
   private final ByteSink[] encodeSinks;
-  private final ByteSink deliver = this::deliverDecoded;
 
   private State state = State.OPEN;
   private SessionListener listener;
@@ -82,17 +88,17 @@ public final class Session {
   private long messageSize;
   private boolean messageFinSignalled;
   private boolean messageDelivered;
-  private byte[] assembly = new byte[0];
+  private byte[] assembly = NO_BYTES;
   private int assemblyLength;
 
   // Auto-pongs: the end (in outbound.enqueuedTotal() terms) of the last one queued, and the payload
   // of the newest ping whose pong waits for that one to be written (-1: none waits).
   private long pongEnd;
-  private final byte[] nextPong = new byte[125];
+  private byte[] nextPong; // allocated when a pong first has to wait: see nextPong()
   private int nextPongLength = -1;
 
-  // The inbound control frame being read (at most 125 bytes).
-  private final byte[] control = new byte[125];
+  // The inbound control frame being read (at most 125 bytes); allocated by control() at the first.
+  private byte[] control;
   private int controlLength;
 
   // The outbound message being sent in fragments, if any.
@@ -113,7 +119,7 @@ public final class Session {
     this.role = role;
     this.config = config;
     this.maxMessage = config.limits().maxMessageSize();
-    this.extensions = extensions.toArray(new Extension[0]);
+    this.extensions = extensions.toArray(NO_EXTENSIONS);
     this.maskKeys = role.masksOutbound() ? new MaskKeySource() : null;
     this.parser = new FrameParser(role, config.limits());
     int rsv = 0;
@@ -126,9 +132,9 @@ public final class Session {
     }
     parser.allowRsv(rsv);
     int n = this.extensions.length;
-    this.decodeSinks = new ByteSink[n];
-    this.encodeSinks = new ByteSink[n];
-    this.encodeStarted = new boolean[n + 1];
+    this.decodeSinks = n == 0 ? NO_SINKS : new ByteSink[n];
+    this.encodeSinks = n == 0 ? NO_SINKS : new ByteSink[n];
+    this.encodeStarted = n == 0 ? NO_FLAGS : new boolean[n + 1];
     for (int i = 0; i < n; i++) {
       int next = i - 1;
       decodeSinks[i] = chunk -> decode(next, chunk, false);
@@ -255,7 +261,7 @@ public final class Session {
     Opcode op = parser.opcode();
     if (op.isControl()) {
       int n = chunk.remaining();
-      chunk.get(control, controlLength, n);
+      chunk.get(control(), controlLength, n);
       controlLength += n;
       return;
     }
@@ -285,7 +291,7 @@ public final class Session {
   private void onFrameEnd() throws ProtocolException {
     Opcode op = parser.opcode();
     if (op.isControl()) {
-      onControl(op, ByteBuffer.wrap(control, 0, controlLength));
+      onControl(op, ByteBuffer.wrap(control(), 0, controlLength));
       return;
     }
     if (!parser.fin()) {
@@ -308,6 +314,22 @@ public final class Session {
       }
     }
     assemblyLength = 0;
+  }
+
+  /** The buffer of inbound control payloads, made at the first control frame: most never see one. */
+  private byte[] control() {
+    if (control == null) {
+      control = new byte[MAX_CONTROL];
+    }
+    return control;
+  }
+
+  /** The buffer of a pong held back behind a long queue, made the first time one has to wait. */
+  private byte[] nextPong() {
+    if (nextPong == null) {
+      nextPong = new byte[MAX_CONTROL];
+    }
+    return nextPong;
   }
 
   /** At the end of a text message: it must not stop inside a UTF-8 sequence. */
@@ -386,7 +408,7 @@ public final class Session {
         if (config.autoPong() && state == State.OPEN) {
           if (pongBackedUp()) {
             nextPongLength = payload.remaining(); // answered once the queued pong is written
-            payload.duplicate().get(nextPong, 0, nextPongLength);
+            payload.duplicate().get(nextPong(), 0, nextPongLength);
           } else {
             nextPongLength = -1; // this newer pong supersedes one waiting
             queuePong(payload.duplicate());

@@ -8,6 +8,8 @@ import dev.wsjava.protocol.ProtocolException;
 import dev.wsjava.session.Session;
 import dev.wsjava.session.SessionListener;
 import java.net.SocketAddress;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -43,8 +45,8 @@ public abstract class Connection {
   private final ConnectionConfig config;
   private final String subprotocol;
   private final List<String> extensionNames;
-  private final ArrayDeque<Pending> pending = new ArrayDeque<>();
-  private final CompletableFuture<Void> closed = new CompletableFuture<>();
+  private ArrayDeque<Pending> pending; // made by the first send: an idle connection holds none
+  private volatile CompletableFuture<Void> closed; // made by the first closed() or at the close
   private final Events events = new Events();
   private long writtenTotal;
   private boolean overHighWater;
@@ -56,6 +58,20 @@ public abstract class Connection {
   private volatile Thread eventThread; // the I/O thread while it runs a handler's event
 
   private record Pending(long target, CompletableFuture<Void> future) {}
+
+  /** Sends in flight a connection's first pending deque holds before it grows. */
+  private static final int INITIAL_PENDING = 4;
+
+  private static final VarHandle CLOSED;
+
+  static {
+    try {
+      CLOSED =
+          MethodHandles.lookup().findVarHandle(Connection.class, "closed", CompletableFuture.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
 
   /**
    * Creates the connection around a session whose handshake completed.
@@ -76,7 +92,8 @@ public abstract class Connection {
     this.handler = handler;
     this.config = config;
     this.subprotocol = subprotocol;
-    this.extensionNames = extensions.stream().map(Extension::name).toList();
+    this.extensionNames =
+        extensions.isEmpty() ? List.of() : extensions.stream().map(Extension::name).toList();
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -164,7 +181,7 @@ public abstract class Connection {
       scheduleCloseTimeout(config.closeTimeout());
       requestFlush();
     }
-    return closed;
+    return closed();
   }
 
   /**
@@ -186,7 +203,15 @@ public abstract class Connection {
    * @return the close future
    */
   public CompletableFuture<Void> closed() {
-    return closed;
+    CompletableFuture<Void> f = closed;
+    if (f == null) {
+      CompletableFuture<Void> made = new CompletableFuture<>();
+      @SuppressWarnings("unchecked")
+      CompletableFuture<Void> raced =
+          (CompletableFuture<Void>) CLOSED.compareAndExchange(this, null, made);
+      f = raced != null ? raced : made;
+    }
+    return f;
   }
 
   /**
@@ -265,6 +290,9 @@ public abstract class Connection {
             new QueueFullException(queued, size, config.maxQueuedBytes()));
       }
       encode.run(); // throws IllegalStateException / IllegalArgumentException for misuse
+      if (pending == null) {
+        pending = new ArrayDeque<>(INITIAL_PENDING);
+      }
       pending.addLast(new Pending(session.outboundTotal(), future));
     } finally {
       lock.unlock();
@@ -443,7 +471,7 @@ public abstract class Connection {
     boolean writable = false;
     lock.lock();
     try {
-      while (!pending.isEmpty() && pending.peekFirst().target() <= writtenTotal) {
+      while (pending != null && !pending.isEmpty() && pending.peekFirst().target() <= writtenTotal) {
         CompletableFuture<Void> f = pending.pollFirst().future();
         if (first == null) {
           first = f;
@@ -457,10 +485,12 @@ public abstract class Connection {
       if (failPendingAfterWrites && writesInFlight == 0) {
         failPendingAfterWrites = false;
         failed = new ArrayList<>();
-        for (Pending p : pending) {
-          failed.add(p.future());
+        if (pending != null) {
+          for (Pending p : pending) {
+            failed.add(p.future());
+          }
+          pending.clear();
         }
-        pending.clear();
         cause = new ConnectionClosedException(session.closeCode(), session.closeReason());
       }
       if (overHighWater && session.outboundBytes() <= config.maxQueuedBytes() / 2) {
@@ -515,7 +545,7 @@ public abstract class Connection {
       }
       if (writesInFlight > 0) {
         failPendingAfterWrites = true; // the writer completes or fails them when its write ends
-      } else {
+      } else if (pending != null) {
         pending.forEach(p -> failed.add(p.future()));
         pending.clear();
       }
@@ -531,7 +561,7 @@ public abstract class Connection {
     if (report) {
       handler.onClose(this, code, reason);
     }
-    closed.complete(null);
+    closed().complete(null);
   }
 
   /** Asks the transport to write the queue soon (from any thread). */

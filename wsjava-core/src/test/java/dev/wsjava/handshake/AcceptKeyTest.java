@@ -3,9 +3,13 @@ package dev.wsjava.handshake;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
 import java.security.SecureRandom;
+import java.util.Base64;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class AcceptKeyTest {
@@ -32,6 +36,34 @@ class AcceptKeyTest {
   void computesTheRfc6455Section13Vector() {
     assertThat(AcceptKey.accept("dGhlIHNhbXBsZSBub25jZQ=="))
         .isEqualTo("s3pPLMBiTxaQ9kYGzzhZRbK+xOo=");
+  }
+
+  @ParameterizedTest(name = "seed {0}")
+  @MethodSource("dev.wsjava.protocol.Seeds#seeds")
+  void theAcceptValueIsTheBase64OfTheJdkSha1OfKeyAndGuid(long seed) throws Exception {
+    Random random = new Random(seed);
+    // Lengths around the SHA-1 block boundaries: the key plus the 36-character GUID pads to one,
+    // two or three 64-byte blocks; characters past Latin-1 become '?' as ISO-8859-1 encodes them.
+    int length = random.nextInt(140);
+    StringBuilder key = new StringBuilder();
+    for (int i = 0; i < length; i++) {
+      key.append(random.nextInt(10) == 0 ? (char) random.nextInt(0x3000) : (char) (32 + random.nextInt(95)));
+    }
+    MessageDigest sha1 = MessageDigest.getInstance("SHA-1");
+    sha1.update(key.toString().getBytes(StandardCharsets.ISO_8859_1));
+    String expected =
+        Base64.getEncoder().encodeToString(sha1.digest(AcceptKey.GUID.getBytes(StandardCharsets.US_ASCII)));
+    assertThat(AcceptKey.accept(key.toString())).isEqualTo(expected);
+  }
+
+  @Test
+  void everyKeyLengthAcrossTwoBlocksHashesLikeTheJdk() throws Exception {
+    for (int length = 0; length <= 100; length++) {
+      String key = "k".repeat(length);
+      MessageDigest sha1 = MessageDigest.getInstance("SHA-1");
+      byte[] digest = sha1.digest((key + AcceptKey.GUID).getBytes(StandardCharsets.US_ASCII));
+      assertThat(AcceptKey.accept(key)).isEqualTo(Base64.getEncoder().encodeToString(digest));
+    }
   }
 
   @Test

@@ -44,6 +44,23 @@ class HeadersTest {
   }
 
   @Test
+  void containsTokenMatchesWholeTrimmedElementsOnEveryLine() {
+    Headers h =
+        Headers.builder()
+            .add("Connection", "keep-alive,\t Upgrade ")
+            .add("connection", " , close")
+            .add("Upgrade", "websocketx, h2c")
+            .build();
+    assertThat(h.containsToken("CONNECTION", "upgrade")).isTrue();
+    assertThat(h.containsToken("Connection", "close")).isTrue(); // on the second line
+    assertThat(h.containsToken("Connection", "keep")).isFalse(); // part of an element only
+    assertThat(h.containsToken("Connection", "")).isFalse(); // empty elements do not count
+    assertThat(h.containsToken("Upgrade", "websocket")).isFalse();
+    assertThat(h.containsToken("Upgrade", "H2C")).isTrue();
+    assertThat(h.containsToken("Origin", "x")).isFalse();
+  }
+
+  @Test
   void equalityIgnoresNameCaseButNotValuesOrOrder() {
     Headers a = Headers.builder().add("Host", "x").add("A", "1").build();
     assertThat(a).isEqualTo(Headers.builder().add("host", "x").add("a", "1").build());

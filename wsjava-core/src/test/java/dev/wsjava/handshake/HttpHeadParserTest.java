@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -114,6 +116,54 @@ class HttpHeadParserTest {
       assertThat(got).isEqualTo(parseRequest(RFC_REQUEST));
       assertThat(remaining(in)).isEqualTo(FRAME);
     }
+  }
+
+  @Test
+  void aDirectBufferIsReadInPlaceWithLeadingEmptyLinesAndAnOffset() throws Exception {
+    byte[] wire = concat(bytes("xx\r\n\r\n" + RFC_REQUEST), FRAME);
+    ByteBuffer direct = ByteBuffer.allocateDirect(wire.length).put(wire).flip();
+    direct.position(2); // past "xx": what the buffer held before
+    HttpHeadParser<HttpHead.Request> parser = HttpHeadParser.forRequests(HttpHeadLimits.defaults());
+    assertThat(parser.parse(direct)).isEqualTo(parseRequest(RFC_REQUEST));
+    assertThat(remaining(direct)).isEqualTo(FRAME);
+    assertThat(parser.bufferedBytes()).isZero();
+  }
+
+  @Test
+  void aHeadSplitAcrossDirectBuffersIsHeldAndCompleted() throws Exception {
+    byte[] wire = concat(bytes(RFC_REQUEST), FRAME);
+    HttpHeadParser<HttpHead.Request> parser = HttpHeadParser.forRequests(HttpHeadLimits.defaults());
+    int cut = RFC_REQUEST.length() / 2;
+    ByteBuffer first = ByteBuffer.allocateDirect(cut).put(wire, 0, cut).flip();
+    assertThat(parser.parse(first)).isNull();
+    assertThat(first.hasRemaining()).isFalse();
+    assertThat(parser.bufferedBytes()).isEqualTo(cut);
+    ByteBuffer rest = ByteBuffer.allocateDirect(wire.length - cut).put(wire, cut, wire.length - cut).flip();
+    assertThat(parser.parse(rest)).isEqualTo(parseRequest(RFC_REQUEST));
+    assertThat(remaining(rest)).isEqualTo(FRAME);
+  }
+
+  @Test
+  void fieldsKeepTheSpellingTheyWereSentInWhetherCommonOrNot() throws Exception {
+    HttpHead.Request got =
+        parseRequest(
+            "GET /chat HTTP/1.1\r\nHOST: a\r\nhost: b\r\nUpgrade: websocket\r\n"
+                + "Upgrade: WebSocket\r\nX-Upgrade: Upgrade\r\nConnection: upgradeX\r\n\r\n");
+    assertThat(got.method()).isEqualTo("GET");
+    assertThat(got.version()).isEqualTo("HTTP/1.1");
+    Headers h = got.headers();
+    List<String> fields = new ArrayList<>();
+    for (int i = 0; i < h.size(); i++) {
+      fields.add(h.name(i) + "=" + h.value(i));
+    }
+    assertThat(fields)
+        .containsExactly(
+            "HOST=a",
+            "host=b",
+            "Upgrade=websocket",
+            "Upgrade=WebSocket",
+            "X-Upgrade=Upgrade",
+            "Connection=upgradeX");
   }
 
   @Test

@@ -116,6 +116,37 @@ class SessionTest {
   }
 
   @Test
+  void aSessionAnswersItsFirstControlFrameEvenWhenTheFrameArrivesInPieces() throws Exception {
+    Session s = server();
+    ByteBuffer wire = new Wire(Role.SERVER).frame(0x89, "first ping").buffer();
+    while (wire.hasRemaining()) {
+      ByteBuffer one = wire.slice(wire.position(), 1);
+      wire.position(wire.position() + 1);
+      s.receive(one, events);
+    }
+    assertThat(events.events).containsExactly("ping:first ping");
+    List<Wire.Sent> sent = Wire.drain(s);
+    assertThat(sent).extracting(Wire.Sent::opcode).containsExactly(Opcode.PONG);
+    assertThat(sent.get(0).text()).isEqualTo("first ping");
+  }
+
+  @Test
+  void pingsBehindALongQueueAreAnsweredOnceWithTheNewestPayload() throws Exception {
+    Session s = server();
+    s.sendMessage(Opcode.BINARY, ByteBuffer.allocate(Session.PONG_BACKLOG + 1000));
+    s.receive(new Wire(Role.SERVER).frame(0x89, "a").buffer(), events);
+    s.receive(new Wire(Role.SERVER).frame(0x89, "b").buffer(), events);
+    s.receive(new Wire(Role.SERVER).frame(0x89, "c").buffer(), events);
+    assertThat(events.events).containsExactly("ping:a", "ping:b", "ping:c");
+    List<Wire.Sent> sent = Wire.drain(s);
+    assertThat(sent)
+        .extracting(Wire.Sent::opcode)
+        .containsExactly(Opcode.BINARY, Opcode.PONG, Opcode.PONG);
+    assertThat(sent.get(1).text()).isEqualTo("a");
+    assertThat(sent.get(2).text()).isEqualTo("c"); // "b" was superseded while it waited
+  }
+
+  @Test
   void autoPongCanBeTurnedOff() throws Exception {
     Session s = new Session(Role.SERVER, SessionConfig.DEFAULTS.withAutoPong(false), List.of());
     s.receive(new Wire(Role.SERVER).frame(0x89, "x").buffer(), events);

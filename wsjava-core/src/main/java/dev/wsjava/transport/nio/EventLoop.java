@@ -37,6 +37,9 @@ final class EventLoop implements Executor, AutoCloseable {
   /** Tasks run per turn at most, so a flood of tasks cannot starve I/O. */
   private static final int MAX_TASKS_PER_TURN = 4096;
 
+  /** The fewest queued timers at which adding one purges the cancelled; see {@link #add}. */
+  static final int PURGE_MIN = 64;
+
   /** Buffers one gathering write takes at most. */
   static final int GATHER = 64;
 
@@ -51,6 +54,7 @@ final class EventLoop implements Executor, AutoCloseable {
   private final CompletableFuture<Void> terminated = new CompletableFuture<>();
   private long timerSeq;
   private int cancelledSeen;
+  private int purgeAt = PURGE_MIN;
   private volatile boolean stopping;
 
   /**
@@ -154,6 +158,13 @@ final class EventLoop implements Executor, AutoCloseable {
   private Timer add(long deadline, Runnable task) {
     Timer t = new Timer(deadline, timerSeq++, task);
     timers.add(t);
+    if (timers.size() >= purgeAt) {
+      // Cancelled timers (every handshake's, once it completes) keep their task and what it
+      // reaches until their deadline: drop them whenever the queue has doubled since the last
+      // purge, a linear pass per doubling, so constant work per timer.
+      timers.removeIf(Timer::isCancelled);
+      purgeAt = Math.max(PURGE_MIN, 2 * timers.size());
+    }
     return t;
   }
 
@@ -188,6 +199,30 @@ final class EventLoop implements Executor, AutoCloseable {
    */
   FramePool framePool() {
     return framePool;
+  }
+
+  /**
+   * Returns what the registered channels' keys carry (their {@link Selectable}s), copied, so the
+   * caller may close channels while it walks them; loop thread only.
+   *
+   * @return the attachments, in no particular order
+   */
+  List<Object> attachments() {
+    assert inEventLoop() || stopping;
+    List<Object> out = new ArrayList<>();
+    for (SelectionKey k : selector.keys()) {
+      out.add(k.attachment());
+    }
+    return out;
+  }
+
+  /**
+   * Returns how many timers are queued, cancelled ones not yet dropped included; loop thread only.
+   *
+   * @return the queue's size
+   */
+  int queuedTimers() {
+    return timers.size();
   }
 
   /**
@@ -339,11 +374,9 @@ final class EventLoop implements Executor, AutoCloseable {
         LOG.log(System.Logger.Level.DEBUG, "task failed during shutdown", e);
       }
     }
-    List<Object> attachments = new ArrayList<>();
+    List<Object> attachments = List.of();
     try {
-      for (SelectionKey k : selector.keys()) {
-        attachments.add(k.attachment());
-      }
+      attachments = attachments();
     } catch (RuntimeException e) {
       LOG.log(System.Logger.Level.DEBUG, "cannot list channels during shutdown", e);
     }

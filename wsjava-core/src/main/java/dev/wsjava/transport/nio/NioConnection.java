@@ -8,6 +8,8 @@ import dev.wsjava.transport.Connection;
 import dev.wsjava.transport.ConnectionConfig;
 import dev.wsjava.transport.ConnectionHandler;
 import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.net.SocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
@@ -16,7 +18,6 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
 /**
@@ -37,7 +38,7 @@ import java.util.function.Consumer;
  * <p>Thread-safety: the {@link Connection} methods are safe from any thread; everything else runs
  * on the loop thread.
  */
-final class NioConnection extends Connection implements Selectable {
+final class NioConnection extends Connection implements Selectable, Runnable {
   /** Reads per readiness event at most, so one busy peer cannot starve the others. */
   private static final int MAX_READS_PER_EVENT = 16;
 
@@ -46,17 +47,28 @@ final class NioConnection extends Connection implements Selectable {
   /** Queued buffers a sender's own write takes at most; the loop writes any more. */
   private static final int WRITE_THROUGH_BUFFERS = 8;
 
+  private static final VarHandle FLUSH_SCHEDULED;
+
+  static {
+    try {
+      FLUSH_SCHEDULED =
+          MethodHandles.lookup()
+              .findVarHandle(NioConnection.class, "flushScheduled", boolean.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
   private final EventLoop loop;
   private final SocketChannel channel;
   private final SelectionKey key;
   private final Io io;
-  private final Role role;
-  private final int readSize;
+  private final boolean server; // the role: a server closes TCP first
   private final SocketAddress remote;
   private final SocketAddress local;
   private final Consumer<NioConnection> onSocketClosed;
-  private final AtomicBoolean flushScheduled = new AtomicBoolean();
-  private final Runnable flushTask = this::scheduledFlush;
+  /** Whether this connection, as its own flush task, waits in the loop's queue; see {@link #run}. */
+  private volatile boolean flushScheduled;
 
   // Loop-thread state.
   private boolean busy;
@@ -102,8 +114,7 @@ final class NioConnection extends Connection implements Selectable {
     this.channel = channel;
     this.key = key;
     this.io = io;
-    this.role = role;
-    this.readSize = Math.max(config.readBufferSize(), io.minReadBuffer());
+    this.server = role == Role.SERVER;
     this.remote = addressOf(channel, true);
     this.local = addressOf(channel, false);
     this.onSocketClosed = onSocketClosed;
@@ -200,7 +211,8 @@ final class NioConnection extends Connection implements Selectable {
       return;
     }
     busy = true;
-    ByteBuffer buf = loop.pool().acquire(readSize);
+    // The size is worked out per readiness event rather than kept: one int less per connection.
+    ByteBuffer buf = loop.pool().acquire(Math.max(config().readBufferSize(), io.minReadBuffer()));
     boolean end = false;
     Exception error = null;
     try {
@@ -289,11 +301,11 @@ final class NioConnection extends Connection implements Selectable {
   protected void requestFlush() {
     if (loop.inEventLoop()) {
       flush();
-    } else if (!writeThrough() && flushScheduled.compareAndSet(false, true)) {
+    } else if (!writeThrough() && FLUSH_SCHEDULED.compareAndSet(this, false, true)) {
       try {
-        loop.execute(flushTask);
+        loop.execute(this);
       } catch (RejectedExecutionException e) {
-        flushScheduled.set(false); // the loop stopped; it aborts its connections itself
+        flushScheduled = false; // the loop stopped; it aborts its connections itself
       }
     }
   }
@@ -345,8 +357,13 @@ final class NioConnection extends Connection implements Selectable {
     }
   }
 
-  private void scheduledFlush() {
-    flushScheduled.set(false);
+  /**
+   * The flush task a send from another thread queues on the loop, at most one at a time: the
+   * connection is its own task, so it needs no task object of its own. Loop thread only.
+   */
+  @Override
+  public void run() {
+    flushScheduled = false;
     flush();
   }
 
@@ -438,7 +455,7 @@ final class NioConnection extends Connection implements Selectable {
     wantWrite(false);
     if (!sessionFinished && sessionClosed()) {
       sessionFinished = true;
-      if (role == Role.SERVER) {
+      if (server) {
         closeRequested = true; // the server closes TCP first (RFC 6455 §7.1.1)
       } else {
         armCloseTimer(config().closeTimeout()); // the client waits for the server's FIN
@@ -517,6 +534,17 @@ final class NioConnection extends Connection implements Selectable {
     } finally {
       onSocketClosed.accept(this);
     }
+  }
+
+  /**
+   * Returns whether this connection reports its socket's close to {@code callback}: how a server
+   * tells its own connections from others on a shared loop.
+   *
+   * @param callback a server's close callback
+   * @return true when it is this connection's
+   */
+  boolean reportsCloseTo(Consumer<NioConnection> callback) {
+    return onSocketClosed == callback;
   }
 
   /**

@@ -26,6 +26,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import javax.net.ssl.SSLContext;
 
@@ -64,9 +65,13 @@ public final class NioServer implements ServerTransport {
   private final Router<Function<HandshakeInfo, ConnectionHandler>> router;
   private final HttpLimits httpLimits;
   private final Set<ServerUpgrade> upgrading = ConcurrentHashMap.newKeySet();
-  private final Set<NioConnection> connections = ConcurrentHashMap.newKeySet();
+  // No set of open connections: shutdown finds them among its loops' selector keys (see
+  // forEachConnection), so a connection costs no set entry and its open and close touch no shared
+  // map; `open` counts them.
   private final AtomicInteger open = new AtomicInteger();
   private final AtomicBoolean shuttingDown = new AtomicBoolean();
+  /** One callback for every connection, rather than a method reference made per connection. */
+  private final Consumer<NioConnection> onConnectionClosed = this::connectionClosed;
   private SelectionKey acceptKey;
 
   private NioServer(Builder b) throws IOException {
@@ -194,11 +199,9 @@ public final class NioServer implements ServerTransport {
       for (ServerUpgrade u : upgrading) {
         runOn(u, u::close);
       }
-      for (NioConnection c : connections) {
-        c.close(CloseCode.GOING_AWAY, "server shutting down");
-      }
+      forEachConnection(c -> c.close(CloseCode.GOING_AWAY, "server shutting down"));
       awaitNoConnections(deadline);
-      connections.forEach(NioConnection::abort);
+      forEachConnection(NioConnection::abort);
       upgrading.forEach(u -> runOn(u, u::close));
     }
     // Aborts run on the loops: give them a moment.
@@ -310,8 +313,7 @@ public final class NioServer implements ServerTransport {
 
   /** Takes over the count of a connection whose upgrade completed; loop thread, before start. */
   void upgraded(ServerUpgrade from, NioConnection to) {
-    connections.add(to);
-    upgrading.remove(from);
+    upgrading.remove(from); // the count stays: the connection carries it on
   }
 
   /** Closes a connection that was handed over while a shutdown was starting; after its start. */
@@ -327,9 +329,36 @@ public final class NioServer implements ServerTransport {
     }
   }
 
+  /** What a connection runs once its socket closed: {@link #connectionClosed}. */
+  Consumer<NioConnection> onConnectionClosed() {
+    return onConnectionClosed;
+  }
+
+  /** Counts a connection out; its socket closed, which happens once per connection. */
   void connectionClosed(NioConnection c) {
-    if (connections.remove(c)) {
-      open.decrementAndGet();
+    open.decrementAndGet();
+  }
+
+  /**
+   * Runs {@code action} on each of this server's WebSocket connections, on the connection's loop:
+   * the loops' channels are walked (a shared group may carry other servers' and clients'
+   * connections too: those report their close elsewhere, and are left alone).
+   */
+  private void forEachConnection(Consumer<NioConnection> action) {
+    for (int i = 0; i < group.size(); i++) {
+      EventLoop loop = group.loop(i);
+      try {
+        loop.execute(
+            () -> {
+              for (Object a : loop.attachments()) {
+                if (a instanceof NioConnection c && c.reportsCloseTo(onConnectionClosed)) {
+                  action.accept(c);
+                }
+              }
+            });
+      } catch (RejectedExecutionException e) {
+        // that loop stopped: it aborted its channels on the way out
+      }
     }
   }
 

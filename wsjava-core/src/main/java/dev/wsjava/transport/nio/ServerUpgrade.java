@@ -11,6 +11,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * One accepted socket before it is a WebSocket: the TLS handshake if configured, then whatever the
@@ -28,7 +29,7 @@ final class ServerUpgrade implements Selectable {
   private final NioServer server;
   private final EventLoop loop;
   private final SocketChannel channel;
-  private final UpgradeFront front;
+  private UpgradeFront front; // dropped at the hand-over, with the rest of the handshake's state
   private SelectionKey key;
   private Io io;
   private Timer timer;
@@ -302,16 +303,17 @@ final class ServerUpgrade implements Selectable {
       status = HttpStatus.SERVICE_UNAVAILABLE;
       refusal = "the server is shutting down";
     } else {
+      List<Extension> extensions = upgrade.extensions();
       HandshakeInfo info =
           new HandshakeInfo(
               upgrade.request(),
               upgrade.subprotocol(),
-              upgrade.extensions().stream().map(Extension::name).toList(),
+              extensions.isEmpty() ? List.of() : extensions.stream().map(Extension::name).toList(),
               remoteAddress());
       try {
         handler =
             upgrade.handlers() != null ? upgrade.handlers().apply(info) : server.handlerFor(info);
-        refusal = "no handler for " + info.target();
+        refusal = handler == null ? "no handler for " + info.target() : null;
       } catch (RuntimeException e) {
         status = HttpStatus.INTERNAL_SERVER_ERROR;
         refusal = "the handler factory failed: " + e;
@@ -350,7 +352,9 @@ final class ServerUpgrade implements Selectable {
     done = true;
     cancelTimers();
     ByteBuffer received = upgrade.received();
-    if (received.isReadOnly()) {
+    if (!received.hasRemaining()) {
+      received = null; // the usual case: the client waits for the 101 before it sends
+    } else if (received.isReadOnly()) {
       // The session unmasks in place.
       received = ByteBuffer.allocate(received.remaining()).put(received).flip();
     }
@@ -365,7 +369,17 @@ final class ServerUpgrade implements Selectable {
             handler,
             upgrade.subprotocol(),
             upgrade.extensions(),
-            server::connectionClosed);
+            server.onConnectionClosed());
+    // The cancelled timers stay queued until their deadline and keep this object: let it keep
+    // nothing of the handshake (the front holds the request head, its parser and its queue).
+    front = null;
+    timer = null;
+    closeCap = null;
+    waiting = null;
+    waitingHandler = null;
+    held = null;
+    key = null;
+    io = null;
     server.upgraded(this, connection);
     connection.start(received, null);
     server.afterStart(connection);

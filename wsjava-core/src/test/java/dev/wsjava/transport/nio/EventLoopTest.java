@@ -74,6 +74,29 @@ class EventLoopTest {
   }
 
   @Test
+  void cancelledTimersAreDroppedLongBeforeTheirDeadlineWhileLiveOnesStay() throws Exception {
+    try (EventLoop loop = new EventLoop("test-loop")) {
+      CountDownLatch live = new CountDownLatch(100);
+      int queued =
+          loop.call(
+                  () -> {
+                    for (int i = 0; i < 2000; i++) {
+                      // Every handshake leaves one like this: cancelled, due in an hour.
+                      loop.scheduleAt(System.nanoTime() + TimeUnit.HOURS.toNanos(1), () -> {})
+                          .cancel();
+                      if (i % 20 == 0) {
+                        loop.schedule(Duration.ofMillis(50 + i / 20), live::countDown);
+                      }
+                    }
+                    return loop.queuedTimers();
+                  })
+              .get(5, TimeUnit.SECONDS);
+      assertThat(queued).isBetween(100, 2 * 100 + EventLoop.PURGE_MIN);
+      assertThat(live.await(5, TimeUnit.SECONDS)).isTrue();
+    }
+  }
+
+  @Test
   void aFailingTaskOrTimerDoesNotStopTheLoop() throws Exception {
     try (EventLoop loop = new EventLoop("test-loop")) {
       loop.execute(

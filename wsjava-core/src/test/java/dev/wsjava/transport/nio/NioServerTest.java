@@ -899,6 +899,27 @@ class NioServerTest {
   }
 
   @Test
+  void shutdownClosesOnlyItsOwnConnectionsOnASharedGroup() throws Exception {
+    NioServer leaving = echoServer(config());
+    try (NioServer staying = echoServer(config());
+        NioClient client = client()) {
+      Events toLeaving = Events.record();
+      get(client.connect(ws(leaving, "/"), toLeaving));
+      List<Connection> kept = new ArrayList<>();
+      for (int i = 0; i < 4; i++) { // on both loops of the shared group
+        kept.add(get(client.connect(ws(staying, "/"), Events.record())));
+      }
+      assertThat(leaving.shutdown(Duration.ofSeconds(5))).isTrue();
+      assertThat(toLeaving.awaitClose(WAIT).code()).isEqualTo(1001);
+      assertThat(staying.openConnections()).isEqualTo(4);
+      for (Connection c : kept) {
+        assertThat(c.isOpen()).isTrue();
+        assertThat(get(c.sendText("still here"))).isNull();
+      }
+    }
+  }
+
+  @Test
   void aSendAfterTheQueueIsFullFailsFastWithQueueFull() throws Exception {
     ConnectionConfig d = ConnectionConfig.DEFAULTS;
     ConnectionConfig small =
