@@ -310,7 +310,7 @@ public final class Session {
       ByteBuffer message = ByteBuffer.wrap(assembly, 0, assemblyLength);
       listener.onMessage(messageType, message);
       if (assembly.length > KEEP_ASSEMBLY) {
-        assembly = new byte[0];
+        assembly = NO_BYTES;
       }
     }
     assemblyLength = 0;
@@ -706,7 +706,7 @@ public final class Session {
   public void trim() {
     outbound.trim();
     if (assemblyLength == 0) {
-      assembly = new byte[0];
+      assembly = NO_BYTES;
     }
   }
 }
