@@ -12,14 +12,23 @@ import java.nio.ByteBuffer;
  */
 public interface FrameBuffers {
   /**
-   * Lends a cleared buffer; every buffer lent has the same capacity, of at least 1024 bytes.
+   * Lends a cleared buffer for (part of) a large frame; every one lent has the same capacity, of
+   * at least 1024 bytes.
    *
    * @return a buffer the caller owns until it gives it back
    */
   ByteBuffer take();
 
   /**
-   * Takes back a buffer lent by {@link #take()}; its contents are dropped.
+   * Lends a cleared chunk that small frames are packed into, of at least 4096 bytes, and smaller
+   * than the buffers of {@link #take()}.
+   *
+   * @return a buffer the caller owns until it gives it back
+   */
+  ByteBuffer takeChunk();
+
+  /**
+   * Takes back a buffer lent by {@link #take()} or {@link #takeChunk()}; its contents are dropped.
    *
    * @param buffer the buffer
    */

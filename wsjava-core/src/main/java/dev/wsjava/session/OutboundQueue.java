@@ -4,7 +4,6 @@ import dev.wsjava.protocol.FrameEncoder;
 import dev.wsjava.protocol.Masking;
 import dev.wsjava.protocol.Opcode;
 import java.nio.ByteBuffer;
-import java.util.ArrayDeque;
 
 /**
  * Bytes waiting to be written, in order: encoded frames (for a {@link Session}) or whole buffers
@@ -22,11 +21,17 @@ public final class OutboundQueue {
   /** The size of a shared chunk. */
   static final int CHUNK = 4096;
 
-  private final ArrayDeque<ByteBuffer> buffers = new ArrayDeque<>();
+  private static final ByteBuffer[] NONE = new ByteBuffer[0];
+  private static final boolean[] NOT_LENT = new boolean[0];
+
+  // The queue: a ring, made on first use so an idle connection holds no array.
+  private ByteBuffer[] ring = NONE;
+  private boolean[] lentAt = NOT_LENT; // whether ring[i] came from the lender
+  private int head;
+  private int count;
   private ByteBuffer tail; // the last shared chunk, while it is still queued
-  private ByteBuffer spare; // a drained chunk kept for reuse, so steady traffic allocates nothing
-  private FrameBuffers lender; // where large frames are encoded, or null for heap buffers
-  private ArrayDeque<ByteBuffer> lent; // buffers of the lender still queued, oldest first
+  private ByteBuffer spare; // a drained chunk kept for reuse (without a lender)
+  private FrameBuffers lender; // where frames are encoded, or null for heap buffers
   private long queuedBytes;
   private long enqueuedTotal;
 
@@ -34,7 +39,8 @@ public final class OutboundQueue {
   public OutboundQueue() {}
 
   /**
-   * Encodes frames larger than a shared chunk into buffers from {@code lender} from now on.
+   * Encodes frames into buffers from {@code lender} from now on: small frames share its chunks,
+   * large ones span its large buffers; each goes back once written.
    *
    * @param lender lends and takes back the buffers
    */
@@ -50,11 +56,35 @@ public final class OutboundQueue {
   public void add(ByteBuffer b) {
     int n = b.remaining();
     if (n > 0) {
-      buffers.addLast(b);
+      addLast(b, false);
       tail = null; // later frames go after this buffer, never into an earlier chunk
       queuedBytes += n;
       enqueuedTotal += n;
     }
+  }
+
+  private void addLast(ByteBuffer b, boolean lent) {
+    if (count == ring.length) {
+      grow();
+    }
+    int i = (head + count) & (ring.length - 1);
+    ring[i] = b;
+    lentAt[i] = lent;
+    count++;
+  }
+
+  private void grow() {
+    int n = Math.max(4, ring.length * 2);
+    ByteBuffer[] r = new ByteBuffer[n];
+    boolean[] l = new boolean[n];
+    for (int k = 0; k < count; k++) {
+      int i = (head + k) & (ring.length - 1);
+      r[k] = ring[i];
+      l[k] = lentAt[i];
+    }
+    ring = r;
+    lentAt = l;
+    head = 0;
   }
 
   /** Encodes a frame onto the end of the queue. */
@@ -66,13 +96,17 @@ public final class OutboundQueue {
     } else if (size > SMALL_FRAME) {
       ByteBuffer own = ByteBuffer.allocate(size);
       FrameEncoder.encode(own, fin, rsv, opcode, payload, masked, maskKey);
-      buffers.addLast(own.flip());
+      addLast(own.flip(), false);
       tail = null;
     } else {
       if (tail == null || tail.capacity() - tail.limit() < size) {
-        tail = spare != null ? spare.clear().limit(0) : ByteBuffer.allocate(CHUNK).limit(0);
-        spare = null;
-        buffers.addLast(tail);
+        if (lender != null) {
+          tail = lender.takeChunk().limit(0);
+        } else {
+          tail = spare != null ? spare.clear().limit(0) : ByteBuffer.allocate(CHUNK).limit(0);
+          spare = null;
+        }
+        addLast(tail, lender != null);
       }
       // Append past the chunk's limit; its position (how far a writer got) stays where it is.
       int pos = tail.position();
@@ -88,9 +122,6 @@ public final class OutboundQueue {
   /** Encodes a large frame across lent buffers: the header, then the payload, masked as it goes. */
   private void frameInLentBuffers(
       boolean fin, int rsv, Opcode opcode, ByteBuffer payload, boolean masked, int maskKey) {
-    if (lent == null) {
-      lent = new ArrayDeque<>();
-    }
     int length = payload.remaining();
     ByteBuffer out = lender.take();
     FrameEncoder.writeHeader(out, fin, rsv, opcode, length, masked, maskKey);
@@ -105,8 +136,7 @@ public final class OutboundQueue {
       }
       out.position(at + n);
       from += n;
-      buffers.addLast(out.flip());
-      lent.addLast(out);
+      addLast(out.flip(), true);
       if (from == payload.limit()) {
         return;
       }
@@ -120,7 +150,7 @@ public final class OutboundQueue {
    * @return true when empty
    */
   public boolean isEmpty() {
-    return buffers.isEmpty();
+    return count == 0;
   }
 
   /**
@@ -149,37 +179,45 @@ public final class OutboundQueue {
    * @return how many were put
    */
   public int gather(ByteBuffer[] dst, int offset) {
-    int i = offset;
-    for (ByteBuffer b : buffers) {
-      if (i == dst.length) {
-        break;
-      }
-      dst[i++] = b;
+    int n = Math.min(count, dst.length - offset);
+    for (int k = 0; k < n; k++) {
+      dst[offset + k] = ring[(head + k) & (ring.length - 1)];
     }
-    return i - offset;
+    return n;
   }
 
   /**
-   * Accounts for bytes a writer wrote and drops the buffers it drained.
+   * Accounts for bytes a writer wrote and drops the buffers it drained; lent buffers go back.
    *
    * @param bytes how many were written
    */
   public void written(long bytes) {
     queuedBytes -= bytes;
-    ByteBuffer head;
-    while ((head = buffers.peekFirst()) != null && !head.hasRemaining()) {
-      buffers.pollFirst();
-      if (lent != null && lent.peekFirst() == head) {
-        lender.give(lent.pollFirst());
-      } else if (head == tail) {
+    while (count > 0 && !ring[head].hasRemaining()) {
+      ByteBuffer b = ring[head];
+      boolean lent = lentAt[head];
+      ring[head] = null;
+      head = (head + 1) & (ring.length - 1);
+      count--;
+      if (b == tail) {
         tail = null;
-        spare = head;
+        if (!lent) {
+          spare = b;
+        }
+      }
+      if (lent) {
+        lender.give(b);
       }
     }
   }
 
-  /** Drops the spare chunk, so an idle connection holds no buffer. */
+  /** Drops the spare chunk and the empty ring, so an idle connection holds no buffer. */
   public void trim() {
     spare = null;
+    if (count == 0) {
+      ring = NONE;
+      lentAt = NOT_LENT;
+      head = 0;
+    }
   }
 }
