@@ -24,51 +24,52 @@ final class FramePool implements FrameBuffers {
   static final int MAX_KEPT_CHUNKS = 256;
 
   private final ReentrantLock lock = new ReentrantLock();
-  private final ByteBuffer[] free = new ByteBuffer[MAX_KEPT];
-  private final ByteBuffer[] chunks = new ByteBuffer[MAX_KEPT_CHUNKS];
-  private int freeCount;
-  private int chunkCount;
+  private final Free large = new Free(SIZE, MAX_KEPT);
+  private final Free chunks = new Free(CHUNK, MAX_KEPT_CHUNKS);
+
+  /** Free buffers of one capacity, a stack; guarded by the pool's lock. */
+  private static final class Free {
+    final int capacity;
+    final ByteBuffer[] items;
+    int count;
+
+    Free(int capacity, int max) {
+      this.capacity = capacity;
+      this.items = new ByteBuffer[max];
+    }
+  }
 
   @Override
   public ByteBuffer take() {
-    ByteBuffer b = null;
-    lock.lock();
-    try {
-      if (freeCount > 0) {
-        b = free[--freeCount];
-        free[freeCount] = null;
-      }
-    } finally {
-      lock.unlock();
-    }
-    return b != null ? b.clear() : ByteBuffer.allocateDirect(SIZE);
+    return take(large);
   }
 
   @Override
   public ByteBuffer takeChunk() {
+    return take(chunks);
+  }
+
+  private ByteBuffer take(Free f) {
     ByteBuffer b = null;
     lock.lock();
     try {
-      if (chunkCount > 0) {
-        b = chunks[--chunkCount];
-        chunks[chunkCount] = null;
+      if (f.count > 0) {
+        b = f.items[--f.count];
+        f.items[f.count] = null;
       }
     } finally {
       lock.unlock();
     }
-    return b != null ? b.clear() : ByteBuffer.allocateDirect(CHUNK);
+    return b != null ? b.clear() : ByteBuffer.allocateDirect(f.capacity);
   }
 
   @Override
   public void give(ByteBuffer buffer) {
+    Free f = buffer.capacity() == CHUNK ? chunks : large;
     lock.lock();
     try {
-      if (buffer.capacity() == CHUNK) {
-        if (chunkCount < MAX_KEPT_CHUNKS) {
-          chunks[chunkCount++] = buffer;
-        }
-      } else if (freeCount < MAX_KEPT) {
-        free[freeCount++] = buffer;
+      if (f.count < f.items.length) {
+        f.items[f.count++] = buffer;
       }
     } finally {
       lock.unlock();
@@ -83,7 +84,7 @@ final class FramePool implements FrameBuffers {
   int kept() {
     lock.lock();
     try {
-      return freeCount + chunkCount;
+      return large.count + chunks.count;
     } finally {
       lock.unlock();
     }
