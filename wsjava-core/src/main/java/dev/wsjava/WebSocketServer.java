@@ -178,7 +178,7 @@ public final class WebSocketServer implements AutoCloseable {
      */
     public Builder websocket(String path, WebSocketListener listener) {
       Objects.requireNonNull(listener, "listener");
-      routes.websocket(path, info -> new WebSocketImpl(listener, info.target()));
+      routes.websocket(path, info -> new WebSocketImpl(listener, shared(path, info.target())));
       return this;
     }
 
@@ -192,8 +192,13 @@ public final class WebSocketServer implements AutoCloseable {
      */
     public Builder websocket(String path, WebSocketHandler handler) {
       Objects.requireNonNull(handler, "handler");
-      routes.websocket(path, info -> BlockingHandlers.start(handler, info.target()));
+      routes.websocket(path, info -> BlockingHandlers.start(handler, shared(path, info.target())));
       return this;
+    }
+
+    /** The request target, as the route's own string when they are equal: one copy, not one each. */
+    private static String shared(String path, String target) {
+      return target.equals(path) ? path : target;
     }
 
     /**
