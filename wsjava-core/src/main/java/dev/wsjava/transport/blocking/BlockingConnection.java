@@ -17,6 +17,7 @@ import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.Condition;
@@ -198,6 +199,7 @@ public final class BlockingConnection extends Connection {
         if (error != null) {
           failOnce(error);
         } else {
+          finishClosingWrite();
           receiveEnd();
         }
         return;
@@ -402,6 +404,35 @@ public final class BlockingConnection extends Connection {
       }
       Arrays.fill(gathered, 0, count, null);
       completeWritten();
+    }
+  }
+
+  /**
+   * The peer ended its stream after the closing handshake, perhaps while our close frame is still
+   * being written by another thread (a sender holding the write lock; TLS makes that window wide).
+   * A peer that only shut its output down still reads, so that write must end, and whatever is
+   * still queued must go out, before the socket closes: closing now would cut our close frame and
+   * the peer would see an abnormal end (1006). The close alarm, armed when the session closed,
+   * bounds the wait: it closes the socket, which ends a write the peer never reads.
+   */
+  private void finishClosingWrite() {
+    if (!sessionClosed() || writeLock.isHeldByCurrentThread()) {
+      return;
+    }
+    try {
+      if (!writeLock.tryLock(config().closeTimeout().toNanos(), TimeUnit.NANOSECONDS)) {
+        return;
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return;
+    }
+    try {
+      drain();
+    } catch (IOException e) {
+      // the peer is gone too: closing the socket is all that is left
+    } finally {
+      writeLock.unlock();
     }
   }
 

@@ -78,6 +78,7 @@ final class NioConnection extends Connection implements Selectable, Runnable {
   private boolean readPaused;
   private boolean closed;
   private boolean sessionFinished;
+  private boolean peerEnded; // end of stream came while our close answer still waited to be written
   private Timer closeTimer;
   private Timer idleTimer;
   private Timer pingTimer;
@@ -251,6 +252,10 @@ final class NioConnection extends Connection implements Selectable, Runnable {
     if (error != null) {
       failed(error);
     } else if (end) {
+      if (closeAnswerPending()) {
+        finishAfterPeerEnded();
+        return;
+      }
       receiveEnd();
     } else if (closeRequested) {
       closeNow();
@@ -262,6 +267,31 @@ final class NioConnection extends Connection implements Selectable, Runnable {
         loop.execute(this::onReadable);
       }
     }
+  }
+
+  /** Whether the closing handshake is done but our close frame still waits in a full socket. */
+  private boolean closeAnswerPending() {
+    lock.lock();
+    try {
+      return sessionClosed() && (hasOutbound() || io.hasPendingOutput());
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * The peer ended its stream (it may only have shut its output down, as Jetty does right after
+   * its close frame) while our answer waits behind bytes the socket has not taken. A half-closed
+   * peer still reads, so the socket stays open until the queue is written and closes then; the
+   * close timeout bounds the wait. Closing at once would cut our close frame: the peer would see
+   * an abnormal end (1006).
+   */
+  private void finishAfterPeerEnded() {
+    peerEnded = true;
+    readPaused = true; // nothing more to read: stop the selector reporting the end again
+    updateInterest();
+    armCloseTimer(config().closeTimeout());
+    flush();
   }
 
   /**
@@ -455,7 +485,7 @@ final class NioConnection extends Connection implements Selectable, Runnable {
     wantWrite(false);
     if (!sessionFinished && sessionClosed()) {
       sessionFinished = true;
-      if (server) {
+      if (server || peerEnded) {
         closeRequested = true; // the server closes TCP first (RFC 6455 §7.1.1)
       } else {
         armCloseTimer(config().closeTimeout()); // the client waits for the server's FIN
