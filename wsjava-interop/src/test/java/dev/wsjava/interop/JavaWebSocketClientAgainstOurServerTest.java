@@ -36,6 +36,19 @@ class JavaWebSocketClientAgainstOurServerTest extends PeerClientAgainstOurServer
     return List.of(false, true);
   }
 
+  /**
+   * Not always: in Java-WebSocket 1.6.0 the reading thread ends the connection as soon as it has
+   * queued its answer to a close, and interrupts the writing thread. That thread checks
+   * {@code Thread.interrupted()} at the top of its loop and, if the interrupt lands between two
+   * writes, leaves without writing what is queued (only an interrupt inside {@code take()} drains
+   * the queue), then closes the socket. Seen in about 1 of 20 server-initiated closes here; read
+   * in the bytecode of {@code WebSocketClient$WebsocketWriteThread.runWriteData}.
+   */
+  @Override
+  boolean alwaysAnswersClose() {
+    return false;
+  }
+
   @Override
   PeerClient connect(URI uri, boolean deflate, List<String> subprotocols) throws Exception {
     List<IExtension> extensions = deflate ? List.of(new PerMessageDeflateExtension()) : List.of();
