@@ -54,6 +54,10 @@ final class Scenarios {
   static final Metric C_P50 = new Metric("lat_p50_us", "latency p50", "µs", false, 1);
   static final Metric C_P99 = new Metric("lat_p99_us", "latency p99", "µs", false, 1);
   static final Metric C_SMALL = new Metric("small_msgs_per_s", "300 B messages", "msg/s", true, 0);
+  static final Metric C_CPU_SMALL =
+      new Metric("small_cpu_us", "client CPU per 300 B echo", "µs", false, 2);
+  static final Metric C_CPU_64K =
+      new Metric("cpu_64k_us", "client CPU per 64 KiB echo", "µs", false, 1);
 
   static final Scenario LATENCY = new Scenario("1", "1-latency", "Latency",
       "One connection, 32-byte text messages, one in flight: round-trip time per message after the"
@@ -90,9 +94,11 @@ final class Scenarios {
       "Each client library in its own process against one fixed server (the Netty peer),"
           + " running scenarios 1-3 through the same measuring loop: latency p50/p99 (32 B text,"
           + " one in flight), 300 B binary messages/s (64 in flight), 64 KiB and 1 MiB MB/s (4 in"
-          + " flight).",
-      List.of(C_P50, C_P99, C_SMALL, MB_64K, MB_1M),
-      List.of(List.of(C_P50, C_P99), List.of(C_SMALL), List.of(MB_64K), List.of(MB_1M)));
+          + " flight); and the client process's CPU time (all threads) per echo over the measured"
+          + " interval, which tells what a client costs when the server or a neighbour set the pace.",
+      List.of(C_P50, C_P99, C_SMALL, MB_64K, MB_1M, C_CPU_SMALL, C_CPU_64K),
+      List.of(List.of(C_P50, C_P99), List.of(C_SMALL), List.of(MB_64K), List.of(MB_1M),
+          List.of(C_CPU_SMALL), List.of(C_CPU_64K)));
 
   static final List<Scenario> ALL = List.of(LATENCY, SMALL, LARGE, MANY, IDLE, DEFLATE, HTTP, CLIENT);
 

@@ -389,10 +389,16 @@ public final class Suite {
     Map<String, String> small = byWorkload.get("small");
     if (small != null) {
       results.add("8", client, "small_msgs_per_s", num(small, "msgs_per_s"));
+      if (small.containsKey("cpu_us_per_echo")) {
+        results.add("8", client, "small_cpu_us", num(small, "cpu_us_per_echo"));
+      }
     }
     Map<String, String> k64 = byWorkload.get("large64k");
     if (k64 != null) {
       results.add("8", client, "mb_64k", num(k64, "mb_per_s"));
+      if (k64.containsKey("cpu_us_per_echo")) {
+        results.add("8", client, "cpu_64k_us", num(k64, "cpu_us_per_echo"));
+      }
     }
     Map<String, String> m1 = byWorkload.get("large1m");
     if (m1 != null) {

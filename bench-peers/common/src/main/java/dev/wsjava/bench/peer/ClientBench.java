@@ -108,6 +108,7 @@ public final class ClientBench {
       long end = measureStart + TimeUnit.MILLISECONDS.toNanos(measureMs);
       boolean measuring = false;
       long echoesAtStart = 0;
+      long cpuAtStart = 0;
       long seq = 0;
       long now;
       while ((now = System.nanoTime()) < end) {
@@ -115,6 +116,7 @@ public final class ClientBench {
         if (!measuring && now >= measureStart) {
           measuring = true;
           echoesAtStart = tracker.echoes.get();
+          cpuAtStart = processCpuNanos();
           tracker.recorder.reset();
           measureStart = now;
         }
@@ -133,6 +135,7 @@ public final class ClientBench {
         }
       }
       long measuredEnd = System.nanoTime();
+      long cpu = processCpuNanos() - cpuAtStart;
       long echoes = tracker.echoes.get() - echoesAtStart;
       Histogram h = tracker.recorder.getIntervalHistogram();
       if (!tracker.permits.tryAcquire(w.window(), DRAIN_TIMEOUT_MS, TimeUnit.MILLISECONDS)) {
@@ -144,10 +147,22 @@ public final class ClientBench {
       if (!measuring || echoes == 0) {
         throw new IllegalStateException("no echo in the measured interval");
       }
-      return summarize(w, echoes, measuredEnd - measureStart, h);
+      return summarize(w, echoes, measuredEnd - measureStart, h)
+          .put("cpu_us_per_echo", cpu / 1e3 / echoes);
     } finally {
       conn.close();
     }
+  }
+
+  /**
+   * The CPU time this process has used, all threads (the client library's, the JIT's, the
+   * collector's), in nanoseconds. Per echo over the measured interval, it says what the client
+   * costs even when a neighbour on the shared machine, or the server, set the pace.
+   */
+  static long processCpuNanos() {
+    return ((com.sun.management.OperatingSystemMXBean)
+            java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+        .getProcessCpuTime();
   }
 
   /**
