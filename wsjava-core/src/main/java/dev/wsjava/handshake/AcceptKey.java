@@ -52,26 +52,51 @@ public final class AcceptKey {
 
   /**
    * Writes the {@code Sec-WebSocket-Accept} value for a key as {@link #ACCEPT_CHARS} ASCII bytes,
-   * straight into a response being built. The digest is a clone of one JDK {@code SHA-1}
-   * instance, which spares each handshake the provider lookup; the input is the key's ISO-8859-1
-   * bytes followed by {@link #GUID}, as {@link #accept} hashes.
+   * straight into a response being built. The input hashed is the key's ISO-8859-1 bytes followed
+   * by {@link #GUID}, as {@link #accept} hashes.
    *
    * @param secWebSocketKey the key as sent
    * @param dst where to write
    * @param offset the first index written
    */
   static void acceptInto(String secWebSocketKey, byte[] dst, int offset) {
-    MessageDigest sha1;
-    try {
-      sha1 = (MessageDigest) SHA1.clone();
-    } catch (CloneNotSupportedException e) {
-      throw new IllegalStateException("the JDK's SHA-1 cannot be cloned", e);
+    Scratch s = Thread.currentThread().isVirtual() ? new Scratch() : SCRATCH.get();
+    for (int i = 0; i < secWebSocketKey.length(); i++) {
+      char c = secWebSocketKey.charAt(i);
+      s.sha1.update(c <= 0xFF ? (byte) c : (byte) '?'); // as ISO-8859-1 encodes it
     }
-    sha1.update(secWebSocketKey.getBytes(StandardCharsets.ISO_8859_1));
-    byte[] digest = sha1.digest(GUID_BYTES);
-    byte[] base64 = Base64.getEncoder().encode(digest);
-    System.arraycopy(base64, 0, dst, offset, ACCEPT_CHARS);
+    s.sha1.update(GUID_BYTES);
+    try {
+      s.sha1.digest(s.digest, 0, s.digest.length); // also resets the digest for the next key
+    } catch (java.security.DigestException e) {
+      throw new IllegalStateException("SHA-1 digest does not fit 20 bytes", e);
+    }
+    Base64.getEncoder().encode(s.digest, s.base64);
+    System.arraycopy(s.base64, 0, dst, offset, ACCEPT_CHARS);
   }
+
+  /**
+   * What computing one accept value needs, kept per platform thread: an event loop answers
+   * thousands of handshakes, and a fresh digest for each (the JDK's SHA-1 state, its 80-word
+   * schedule and block buffer, the output arrays) was the largest garbage of an upgrade, about
+   * 700 bytes. A virtual thread usually serves one handshake, so it makes its own (a clone of one
+   * JDK instance, which spares the provider lookup) rather than fill a thread-local it never reuses.
+   */
+  private static final class Scratch {
+    final MessageDigest sha1;
+    final byte[] digest = new byte[20];
+    final byte[] base64 = new byte[ACCEPT_CHARS];
+
+    Scratch() {
+      try {
+        sha1 = (MessageDigest) SHA1.clone();
+      } catch (CloneNotSupportedException e) {
+        throw new IllegalStateException("the JDK's SHA-1 cannot be cloned", e);
+      }
+    }
+  }
+
+  private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
 
   /**
    * Makes a fresh key: 16 random bytes, base64 (RFC 6455 §4.1).

@@ -56,6 +56,42 @@ class AcceptKeyTest {
     assertThat(AcceptKey.accept(key.toString())).isEqualTo(expected);
   }
 
+  /**
+   * Platform threads reuse one digest each and virtual threads make their own: many threads of
+   * both kinds hashing different keys at once must each get their own key's value.
+   */
+  @Test
+  void threadsOfBothKindsHashingAtOnceEachGetTheirOwnKeysValue() throws Exception {
+    java.util.List<Thread> threads = new java.util.ArrayList<>();
+    java.util.Queue<String> wrong = new java.util.concurrent.ConcurrentLinkedQueue<>();
+    for (int t = 0; t < 8; t++) {
+      int id = t;
+      Runnable work = () -> {
+        try {
+          MessageDigest sha1 = MessageDigest.getInstance("SHA-1");
+          Random random = new Random(id);
+          byte[] nonce = new byte[16];
+          for (int i = 0; i < 2_000; i++) {
+            random.nextBytes(nonce);
+            String key = Base64.getEncoder().encodeToString(nonce);
+            String expected = Base64.getEncoder().encodeToString(
+                sha1.digest((key + AcceptKey.GUID).getBytes(StandardCharsets.US_ASCII)));
+            if (!AcceptKey.accept(key).equals(expected)) {
+              wrong.add(key);
+            }
+          }
+        } catch (Exception e) {
+          wrong.add(e.toString());
+        }
+      };
+      threads.add(id % 2 == 0 ? Thread.ofPlatform().start(work) : Thread.ofVirtual().start(work));
+    }
+    for (Thread t : threads) {
+      t.join(30_000);
+    }
+    assertThat(wrong).isEmpty();
+  }
+
   @Test
   void everyKeyLengthAcrossTwoBlocksHashesLikeTheJdk() throws Exception {
     for (int length = 0; length <= 100; length++) {
