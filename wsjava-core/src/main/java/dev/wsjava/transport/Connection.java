@@ -37,25 +37,26 @@ import java.util.concurrent.locks.ReentrantLock;
  * #requestFlush()} and {@link #closeSocket()}.
  */
 public abstract class Connection {
-  /** Guards the session, the pending futures and the state below. */
-  protected final ReentrantLock lock = new ReentrantLock();
+  /**
+   * Guards the session, the pending futures and the state below. Made at construction for a
+   * transport that uses this field directly; otherwise null until {@link #lock()} first makes it
+   * (an idle connection never takes it: 48 bytes saved per connection). Set once, never changed.
+   */
+  protected ReentrantLock lock;
 
   private final Session session;
   private final ConnectionHandler handler;
   private final ConnectionConfig config;
   private final String subprotocol;
-  private final List<String> extensionNames;
   private ArrayDeque<Pending> pending; // made by the first send: an idle connection holds none
   private volatile CompletableFuture<Void> closed; // made by the first closed() or at the close
-  private final Events events = new Events();
-  private long writtenTotal;
+  private Events events; // made by the first event: see events()
   private boolean overHighWater;
   private boolean closeReported;
   private volatile boolean opened;
   private int writesInFlight;
   private boolean failPendingAfterWrites;
   private volatile long lastReceiveNanos = System.nanoTime();
-  private volatile Thread eventThread; // the I/O thread while it runs a handler's event
 
   private record Pending(long target, CompletableFuture<Void> future) {}
 
@@ -63,24 +64,46 @@ public abstract class Connection {
   private static final int INITIAL_PENDING = 4;
 
   private static final VarHandle CLOSED;
+  private static final VarHandle LOCK;
 
   static {
     try {
-      CLOSED =
-          MethodHandles.lookup().findVarHandle(Connection.class, "closed", CompletableFuture.class);
+      MethodHandles.Lookup lookup = MethodHandles.lookup();
+      CLOSED = lookup.findVarHandle(Connection.class, "closed", CompletableFuture.class);
+      LOCK = lookup.findVarHandle(Connection.class, "lock", ReentrantLock.class);
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
     }
   }
 
   /**
-   * Creates the connection around a session whose handshake completed.
+   * Creates the connection around a session whose handshake completed; its {@link #lock} is made
+   * the first time {@link #lock()} is called. A transport built this way must go through {@link
+   * #lock()}, never the field.
    *
    * @param session the protocol session
    * @param handler where events go
    * @param config queue bounds and timeouts
    * @param subprotocol the negotiated subprotocol, or null
-   * @param extensions the negotiated extensions, as the session runs them
+   */
+  protected Connection(
+      Session session, ConnectionHandler handler, ConnectionConfig config, String subprotocol) {
+    this.session = session;
+    this.handler = handler;
+    this.config = config;
+    this.subprotocol = subprotocol;
+  }
+
+  /**
+   * Creates the connection around a session whose handshake completed, with its {@link #lock}
+   * made at once, for a transport that uses that field directly.
+   *
+   * @param session the protocol session
+   * @param handler where events go
+   * @param config queue bounds and timeouts
+   * @param subprotocol the negotiated subprotocol, or null
+   * @param extensions the negotiated extensions, as the session runs them (their names are read
+   *     from the session)
    */
   protected Connection(
       Session session,
@@ -88,12 +111,36 @@ public abstract class Connection {
       ConnectionConfig config,
       String subprotocol,
       List<Extension> extensions) {
-    this.session = session;
-    this.handler = handler;
-    this.config = config;
-    this.subprotocol = subprotocol;
-    this.extensionNames =
-        extensions.isEmpty() ? List.of() : extensions.stream().map(Extension::name).toList();
+    this(session, handler, config, subprotocol);
+    this.lock = new ReentrantLock();
+  }
+
+  /**
+   * Returns the lock that guards the session, making it at the first call. An idle connection
+   * never needs one, and most connections are idle most of the time: the lock is made by whichever
+   * thread first sends, receives or asks for the state. Racing threads agree on one lock (a
+   * compare-and-set); the read is an acquire, a plain load on x86.
+   *
+   * @return the connection's lock
+   */
+  protected final ReentrantLock lock() {
+    ReentrantLock l = (ReentrantLock) LOCK.getAcquire(this);
+    return l != null ? l : makeLock();
+  }
+
+  private ReentrantLock makeLock() {
+    ReentrantLock made = new ReentrantLock();
+    ReentrantLock raced = (ReentrantLock) LOCK.compareAndExchange(this, null, made);
+    return raced != null ? raced : made;
+  }
+
+  /** The adapter of session events, made at the first; call with the lock held. */
+  private Events events() {
+    Events e = events;
+    if (e == null) {
+      e = events = new Events();
+    }
+    return e;
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -169,6 +216,7 @@ public abstract class Connection {
    */
   public CompletableFuture<Void> close(int code, String reason) {
     boolean started;
+    ReentrantLock lock = lock();
     lock.lock();
     try {
       started = session.state() == Session.State.OPEN;
@@ -220,6 +268,7 @@ public abstract class Connection {
    * @return the outbound queue's size
    */
   public long queuedBytes() {
+    ReentrantLock lock = lock();
     lock.lock();
     try {
       return session.outboundBytes();
@@ -234,6 +283,7 @@ public abstract class Connection {
    * @return true while open
    */
   public boolean isOpen() {
+    ReentrantLock lock = lock();
     lock.lock();
     try {
       return session.state() == Session.State.OPEN;
@@ -257,7 +307,7 @@ public abstract class Connection {
    * @return for example {@code [permessage-deflate]}
    */
   public List<String> extensions() {
-    return extensionNames;
+    return session.extensionNames();
   }
 
   /**
@@ -276,6 +326,7 @@ public abstract class Connection {
 
   private CompletableFuture<Void> send(long size, Runnable encode) {
     CompletableFuture<Void> future = new CompletableFuture<>();
+    ReentrantLock lock = lock();
     lock.lock();
     try {
       Session.State state = session.state();
@@ -319,9 +370,10 @@ public abstract class Connection {
    */
   protected final void receive(ByteBuffer in) {
     lastReceiveNanos = System.nanoTime();
+    ReentrantLock lock = lock();
     lock.lock();
     try {
-      session.receive(in, events);
+      session.receive(in, events());
     } finally {
       lock.unlock();
     }
@@ -330,9 +382,10 @@ public abstract class Connection {
 
   /** Reports that the peer closed its side of the TCP connection (end of stream). */
   protected final void receiveEnd() {
+    ReentrantLock lock = lock();
     lock.lock();
     try {
-      session.receiveEnd(events);
+      session.receiveEnd(events());
     } finally {
       lock.unlock();
     }
@@ -348,9 +401,10 @@ public abstract class Connection {
    */
   protected final void fail(Throwable error) {
     handler.onError(this, error);
+    ReentrantLock lock = lock();
     lock.lock();
     try {
-      session.receiveEnd(events);
+      session.receiveEnd(events());
     } finally {
       lock.unlock();
     }
@@ -395,6 +449,7 @@ public abstract class Connection {
    * @return true when the session is closed
    */
   protected final boolean sessionClosed() {
+    ReentrantLock lock = lock();
     lock.lock();
     try {
       return session.state() == Session.State.CLOSED;
@@ -422,7 +477,6 @@ public abstract class Connection {
    */
   protected final void written(long bytes) {
     session.written(bytes);
-    writtenTotal += bytes;
   }
 
   /**
@@ -469,8 +523,11 @@ public abstract class Connection {
     List<CompletableFuture<Void>> failed = null;
     ConnectionClosedException cause = null;
     boolean writable = false;
+    ReentrantLock lock = lock();
     lock.lock();
     try {
+      // Every byte queued and no longer queued has been written: what the futures wait for.
+      long writtenTotal = session.outboundTotal() - session.outboundBytes();
       while (pending != null && !pending.isEmpty() && pending.peekFirst().target() <= writtenTotal) {
         CompletableFuture<Void> f = pending.pollFirst().future();
         if (first == null) {
@@ -538,10 +595,11 @@ public abstract class Connection {
     boolean report;
     int code;
     String reason;
+    ReentrantLock lock = lock();
     lock.lock();
     try {
       if (session.state() != Session.State.CLOSED) {
-        session.receiveEnd(events);
+        session.receiveEnd(events());
       }
       if (writesInFlight > 0) {
         failPendingAfterWrites = true; // the writer completes or fails them when its write ends
@@ -581,6 +639,7 @@ public abstract class Connection {
     // onClose is reported when the session closes, not only when the socket does.
     int code = 0;
     String reason = null;
+    ReentrantLock lock = lock();
     lock.lock();
     try {
       if (session.state() == Session.State.CLOSED && !closeReported && opened) {
@@ -605,7 +664,8 @@ public abstract class Connection {
    *     {@code onError}, on the I/O thread
    */
   protected final boolean inEvent() {
-    return eventThread == Thread.currentThread();
+    Events e = events; // a racy read: a thread that sees null is not the one in an event
+    return e != null && e.thread == Thread.currentThread();
   }
 
   /**
@@ -616,6 +676,9 @@ public abstract class Connection {
    * handler to act on (send, close) from the same thread; other threads may act on it too.
    */
   private final class Events implements SessionListener {
+    /** The I/O thread while it runs a handler's event; read by {@link #inEvent()}. */
+    volatile Thread thread;
+
     @Override
     public void onMessage(Opcode type, ByteBuffer payload) {
       beginEvent();
@@ -657,13 +720,13 @@ public abstract class Connection {
     }
 
     private void beginEvent() {
-      lock.unlock();
-      eventThread = Thread.currentThread();
+      lock().unlock();
+      thread = Thread.currentThread();
     }
 
     private void endEvent() {
-      eventThread = null;
-      lock.lock();
+      thread = null;
+      lock().lock();
     }
   }
 
