@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
 /**
@@ -59,13 +60,14 @@ final class NioConnection extends Connection implements Selectable, Runnable {
     }
   }
 
+  // What an idle connection holds is counted in bytes (thousands of them wait on a server): the
+  // socket is reached through its key, plain TCP needs no stream object, the local address is asked
+  // of the socket, and the keepalive state exists only when the config asks for keepalive.
   private final EventLoop loop;
-  private final SocketChannel channel;
-  private final SelectionKey key;
-  private final Io io;
+  private final SelectionKey key; // its channel is the socket: see channel()
+  private final TlsIo tls; // the TLS stream over the socket; null for plain TCP
   private final boolean server; // the role: a server closes TCP first
-  private final SocketAddress remote;
-  private final SocketAddress local;
+  private final SocketAddress remote; // kept: a closed channel no longer tells it
   private final Consumer<NioConnection> onSocketClosed;
   /** Whether this connection, as its own flush task, waits in the loop's queue; see {@link #run}. */
   private volatile boolean flushScheduled;
@@ -79,10 +81,24 @@ final class NioConnection extends Connection implements Selectable, Runnable {
   private boolean closed;
   private boolean sessionFinished;
   private Timer closeTimer;
-  private Timer idleTimer;
-  private Timer pingTimer;
-  private boolean pingOutstanding;
-  private long pingSentAt;
+  private Keepalive keepalive; // made by armKeepalive() when an idle timeout or pings are set
+
+  /** The idle and ping timers and the ping in flight, for a config that sets either. */
+  private static final class Keepalive {
+    Timer idleTimer;
+    Timer pingTimer;
+    boolean pingOutstanding;
+    long pingSentAt;
+
+    void cancel() {
+      if (idleTimer != null) {
+        idleTimer.cancel();
+      }
+      if (pingTimer != null) {
+        pingTimer.cancel();
+      }
+    }
+  }
 
   /**
    * Creates the connection after a completed handshake; call {@link #start} next, on the loop.
@@ -90,7 +106,7 @@ final class NioConnection extends Connection implements Selectable, Runnable {
    * @param loop the owning loop
    * @param channel the socket
    * @param key the socket's key with the loop's selector
-   * @param io plain or TLS stream over the socket
+   * @param io plain or TLS stream over the socket (only a TLS one is kept)
    * @param role client or server
    * @param config queue bounds and timeouts
    * @param handler where events go
@@ -109,14 +125,12 @@ final class NioConnection extends Connection implements Selectable, Runnable {
       String subprotocol,
       List<Extension> extensions,
       Consumer<NioConnection> onSocketClosed) {
-    super(session(loop, role, config, extensions), handler, config, subprotocol, extensions);
+    super(session(loop, role, config, extensions), handler, config, subprotocol);
     this.loop = loop;
-    this.channel = channel;
     this.key = key;
-    this.io = io;
+    this.tls = io instanceof TlsIo t ? t : null; // plain TCP: the socket is used directly
     this.server = role == Role.SERVER;
     this.remote = addressOf(channel, true);
-    this.local = addressOf(channel, false);
     this.onSocketClosed = onSocketClosed;
   }
 
@@ -172,8 +186,13 @@ final class NioConnection extends Connection implements Selectable, Runnable {
       closeNow();
       return;
     }
-    flush();
-    if (!closed && io.hasBufferedInput()) {
+    if (flushAgain) {
+      // Only what the leftover bytes queued (replies, or sends of the events they made) waits: a
+      // send of onOpen's was written at once. An idle connection writes nothing here, and so
+      // never needs its lock.
+      flush();
+    }
+    if (!closed && hasBufferedInput()) {
       loop.execute(this::onReadable);
     }
   }
@@ -185,7 +204,44 @@ final class NioConnection extends Connection implements Selectable, Runnable {
 
   @Override
   public SocketAddress localAddress() {
-    return local;
+    return addressOf(channel(), false);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // The byte stream: the socket itself for plain TCP, else TLS over it
+
+  private SocketChannel channel() {
+    return (SocketChannel) key.channel();
+  }
+
+  private int read(ByteBuffer dst) throws IOException {
+    return tls == null ? channel().read(dst) : tls.read(dst);
+  }
+
+  private long write(ByteBuffer[] srcs, int length) throws IOException {
+    return tls == null ? PlainIo.write(channel(), srcs, 0, length) : tls.write(srcs, 0, length);
+  }
+
+  /** Whether TLS holds encrypted bytes the socket has not taken yet. */
+  private boolean hasPendingOutput() {
+    return tls != null && tls.hasPendingOutput();
+  }
+
+  /** Whether TLS holds decrypted bytes already read from the socket. */
+  private boolean hasBufferedInput() {
+    return tls != null && tls.hasBufferedInput();
+  }
+
+  private int minReadBuffer() {
+    return tls == null ? 0 : tls.minReadBuffer();
+  }
+
+  private void closeStream() {
+    if (tls != null) {
+      tls.close();
+    } else {
+      PlainIo.close(channel());
+    }
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -212,13 +268,13 @@ final class NioConnection extends Connection implements Selectable, Runnable {
     }
     busy = true;
     // The size is worked out per readiness event rather than kept: one int less per connection.
-    ByteBuffer buf = loop.pool().acquire(Math.max(config().readBufferSize(), io.minReadBuffer()));
+    ByteBuffer buf = loop.pool().acquire(Math.max(config().readBufferSize(), minReadBuffer()));
     boolean end = false;
     Exception error = null;
     try {
       for (int i = 0; i < MAX_READS_PER_EVENT && !closeRequested && !readPaused; i++) {
         buf.clear();
-        int n = io.read(buf);
+        int n = read(buf);
         if (n < 0) {
           end = true;
           break;
@@ -228,7 +284,7 @@ final class NioConnection extends Connection implements Selectable, Runnable {
         }
         buf.flip();
         receive(buf);
-        if (n < buf.capacity() - io.minReadBuffer() && !io.hasBufferedInput()) {
+        if (n < buf.capacity() - minReadBuffer() && !hasBufferedInput()) {
           // A short read drained the socket. With nothing to answer, go back to the selector;
           // else write the answers now and read once more: a pipelining peer's next bytes have
           // often arrived meanwhile, and a read costs less than a turn of the selector.
@@ -255,10 +311,10 @@ final class NioConnection extends Connection implements Selectable, Runnable {
     } else if (closeRequested) {
       closeNow();
     } else {
-      if (flushAgain || io.hasPendingOutput()) {
+      if (flushAgain || hasPendingOutput()) {
         flush(); // replies the read queued, or TLS records the engine wrapped while reading
       }
-      if (!closed && !readPaused && io.hasBufferedInput()) {
+      if (!closed && !readPaused && hasBufferedInput()) {
         loop.execute(this::onReadable);
       }
     }
@@ -289,7 +345,7 @@ final class NioConnection extends Connection implements Selectable, Runnable {
     }
     readPaused = paused;
     updateInterest();
-    if (!paused && io.hasBufferedInput()) {
+    if (!paused && hasBufferedInput()) {
       loop.execute(this::onReadable);
     }
   }
@@ -319,12 +375,13 @@ final class NioConnection extends Connection implements Selectable, Runnable {
    * @return true when nothing is left for the loop to write
    */
   private boolean writeThrough() {
-    if (!io.writesFromAnyThread()) {
-      return false;
+    if (tls != null) {
+      return false; // the engine's state belongs to the loop
     }
     ByteBuffer[] gather = new ByteBuffer[WRITE_THROUGH_BUFFERS];
     long wrote = 0;
     boolean rest;
+    ReentrantLock lock = lock();
     lock.lock();
     try {
       if (!isOpen()) {
@@ -332,7 +389,7 @@ final class NioConnection extends Connection implements Selectable, Runnable {
       }
       int n = gatherOutbound(gather);
       if (n > 0) {
-        wrote = io.write(gather, 0, n);
+        wrote = write(gather, n);
         if (wrote > 0) {
           written(wrote);
         }
@@ -408,7 +465,7 @@ final class NioConnection extends Connection implements Selectable, Runnable {
 
   /** Writes until the queue is empty or the socket is full. */
   private void writeOut() throws IOException {
-    if (io.hasPendingOutput() && !io.flush()) {
+    if (hasPendingOutput() && !tls.flush()) {
       wantWrite(true);
       return;
     }
@@ -418,6 +475,7 @@ final class NioConnection extends Connection implements Selectable, Runnable {
       boolean more;
       boolean full = false;
       int n = 0;
+      ReentrantLock lock = lock();
       lock.lock();
       try {
         n = gatherOutbound(gather);
@@ -426,11 +484,11 @@ final class NioConnection extends Connection implements Selectable, Runnable {
           for (int i = 0; i < n; i++) {
             total += gather[i].remaining();
           }
-          wrote = io.write(gather, 0, n);
+          wrote = write(gather, n);
           if (wrote > 0) {
             written(wrote);
           }
-          full = wrote < total || io.hasPendingOutput();
+          full = wrote < total || hasPendingOutput();
         }
         more = hasOutbound();
       } finally {
@@ -448,7 +506,7 @@ final class NioConnection extends Connection implements Selectable, Runnable {
         return;
       }
     }
-    if (io.hasPendingOutput()) {
+    if (hasPendingOutput()) {
       wantWrite(true);
       return;
     }
@@ -522,13 +580,14 @@ final class NioConnection extends Connection implements Selectable, Runnable {
     }
     closed = true;
     closeRequested = false;
-    for (Timer t : new Timer[] {closeTimer, idleTimer, pingTimer}) {
-      if (t != null) {
-        t.cancel();
-      }
+    if (closeTimer != null) {
+      closeTimer.cancel();
+    }
+    if (keepalive != null) {
+      keepalive.cancel();
     }
     key.cancel();
-    io.close();
+    closeStream();
     try {
       socketClosed();
     } finally {
@@ -553,7 +612,7 @@ final class NioConnection extends Connection implements Selectable, Runnable {
    * @return for example {@code TLSv1.3}; null for plain TCP
    */
   String tlsProtocol() {
-    return io.protocol();
+    return tls == null ? null : tls.protocol();
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -561,12 +620,16 @@ final class NioConnection extends Connection implements Selectable, Runnable {
 
   private void armKeepalive() {
     long idle = config().idleTimeout().toNanos();
-    if (idle > 0) {
-      idleTimer = loop.scheduleAt(lastReceiveNanos() + idle, this::checkIdle);
-    }
     long ping = config().pingInterval().toNanos();
+    if (idle <= 0 && ping <= 0) {
+      return; // the default: no timers, and no state for them
+    }
+    keepalive = new Keepalive();
+    if (idle > 0) {
+      keepalive.idleTimer = loop.scheduleAt(lastReceiveNanos() + idle, this::checkIdle);
+    }
     if (ping > 0) {
-      pingTimer = loop.scheduleAt(lastReceiveNanos() + ping, this::checkPing);
+      keepalive.pingTimer = loop.scheduleAt(lastReceiveNanos() + ping, this::checkPing);
     }
   }
 
@@ -585,7 +648,7 @@ final class NioConnection extends Connection implements Selectable, Runnable {
       }
       return;
     }
-    idleTimer = loop.scheduleAt(last + idle, this::checkIdle);
+    keepalive.idleTimer = loop.scheduleAt(last + idle, this::checkIdle);
   }
 
   /**
@@ -599,34 +662,35 @@ final class NioConnection extends Connection implements Selectable, Runnable {
     long interval = config().pingInterval().toNanos();
     long deadline = config().deadPeerTimeout().toNanos();
     long now = System.nanoTime();
+    Keepalive k = keepalive;
     if (readPaused) {
-      pingOutstanding = false; // a pong could not be read: judge again once reading resumes
-      pingTimer = loop.scheduleAt(now + interval, this::checkPing);
+      k.pingOutstanding = false; // a pong could not be read: judge again once reading resumes
+      k.pingTimer = loop.scheduleAt(now + interval, this::checkPing);
       return;
     }
     long last = lastReceiveNanos();
-    if (pingOutstanding) {
-      if (last - pingSentAt > 0) {
-        pingOutstanding = false; // something arrived since the ping: alive
-      } else if (now - pingSentAt >= deadline) {
+    if (k.pingOutstanding) {
+      if (last - k.pingSentAt > 0) {
+        k.pingOutstanding = false; // something arrived since the ping: alive
+      } else if (now - k.pingSentAt >= deadline) {
         failDeadPeer();
         return;
       } else {
-        pingTimer = loop.scheduleAt(pingSentAt + deadline, this::checkPing);
+        k.pingTimer = loop.scheduleAt(k.pingSentAt + deadline, this::checkPing);
         return;
       }
     }
     if (now - last >= interval && isOpen()) {
       try {
         sendPing(EMPTY.duplicate());
-        pingOutstanding = true;
-        pingSentAt = now;
+        k.pingOutstanding = true;
+        k.pingSentAt = now;
       } catch (IllegalStateException e) {
         return; // closing: the close timeout takes over
       }
-      pingTimer = loop.scheduleAt(now + deadline, this::checkPing);
+      k.pingTimer = loop.scheduleAt(now + deadline, this::checkPing);
     } else {
-      pingTimer = loop.scheduleAt(last + interval, this::checkPing);
+      k.pingTimer = loop.scheduleAt(last + interval, this::checkPing);
     }
   }
 
