@@ -5,6 +5,7 @@ import dev.wsjava.protocol.CloseCode;
 import dev.wsjava.protocol.Opcode;
 import dev.wsjava.protocol.Utf8;
 import dev.wsjava.protocol.ProtocolException;
+import dev.wsjava.protocol.Role;
 import dev.wsjava.session.Session;
 import dev.wsjava.session.SessionListener;
 import java.net.SocketAddress;
@@ -48,17 +49,29 @@ public abstract class Connection {
   private final ConnectionHandler handler;
   private final ConnectionConfig config;
   private final String subprotocol;
-  private ArrayDeque<Pending> pending; // made by the first send: an idle connection holds none
+  private Sends sends; // made by the first send or write: see sends()
   private volatile CompletableFuture<Void> closed; // made by the first closed() or at the close
   private Events events; // made by the first event: see events()
-  private boolean overHighWater;
   private boolean closeReported;
   private volatile boolean opened;
-  private int writesInFlight;
-  private boolean failPendingAfterWrites;
   private volatile long lastReceiveNanos = System.nanoTime();
 
   private record Pending(long target, CompletableFuture<Void> future) {}
+
+  /**
+   * The sends waiting to be written and the writers' accounting, made by the first send (or the
+   * first write, of a pong or a close): an idle connection holds none. Guarded by the lock.
+   */
+  private static final class Sends {
+    /** The futures in the order of their bytes, each with the written total that completes it. */
+    final ArrayDeque<Pending> pending = new ArrayDeque<>(INITIAL_PENDING);
+    /** Writes begun outside the lock and not ended yet (see {@link #beginWrite()}). */
+    int writesInFlight;
+    /** The socket closed under such writes: what they leave fails once the last one ends. */
+    boolean failPendingAfterWrites;
+    /** A send met a full queue: {@code onWritable} is due once the queue drains to half. */
+    boolean overHighWater;
+  }
 
   /** Sends in flight a connection's first pending deque holds before it grows. */
   private static final int INITIAL_PENDING = 4;
@@ -132,6 +145,15 @@ public abstract class Connection {
     ReentrantLock made = new ReentrantLock();
     ReentrantLock raced = (ReentrantLock) LOCK.compareAndExchange(this, null, made);
     return raced != null ? raced : made;
+  }
+
+  /** The sends and writes in flight, made at the first; call with the lock held. */
+  private Sends sends() {
+    Sends s = sends;
+    if (s == null) {
+      s = sends = new Sends();
+    }
+    return s;
   }
 
   /** The adapter of session events, made at the first; call with the lock held. */
@@ -336,15 +358,12 @@ public abstract class Connection {
       }
       long queued = session.outboundBytes();
       if (queued > 0 && queued + size > config.maxQueuedBytes()) {
-        overHighWater = true;
+        sends().overHighWater = true;
         return CompletableFuture.failedFuture(
             new QueueFullException(queued, size, config.maxQueuedBytes()));
       }
       encode.run(); // throws IllegalStateException / IllegalArgumentException for misuse
-      if (pending == null) {
-        pending = new ArrayDeque<>(INITIAL_PENDING);
-      }
-      pending.addLast(new Pending(session.outboundTotal(), future));
+      sends().pending.addLast(new Pending(session.outboundTotal(), future));
     } finally {
       lock.unlock();
     }
@@ -425,6 +444,15 @@ public abstract class Connection {
   }
 
   /**
+   * Returns this end's role.
+   *
+   * @return client or server
+   */
+  protected final Role role() {
+    return session.role();
+  }
+
+  /**
    * Returns when bytes were last received, for idle and keepalive checks.
    *
    * @return a {@link System#nanoTime()} value
@@ -485,12 +513,12 @@ public abstract class Connection {
    * under the write does not fail the sends it carries: the writer reports how far it got.
    */
   protected final void beginWrite() {
-    writesInFlight++;
+    sends().writesInFlight++;
   }
 
   /** Marks the end of a write begun with {@link #beginWrite()}; call with {@link #lock} held. */
   protected final void endWrite() {
-    writesInFlight--;
+    sends().writesInFlight--;
   }
 
   /**
@@ -526,33 +554,35 @@ public abstract class Connection {
     ReentrantLock lock = lock();
     lock.lock();
     try {
-      // Every byte queued and no longer queued has been written: what the futures wait for.
-      long writtenTotal = session.outboundTotal() - session.outboundBytes();
-      while (pending != null && !pending.isEmpty() && pending.peekFirst().target() <= writtenTotal) {
-        CompletableFuture<Void> f = pending.pollFirst().future();
-        if (first == null) {
-          first = f;
-        } else {
-          if (done == null) {
-            done = new ArrayList<>();
+      Sends s = sends;
+      if (s != null) {
+        // Every byte queued and no longer queued has been written: what the futures wait for.
+        long writtenTotal = session.outboundTotal() - session.outboundBytes();
+        ArrayDeque<Pending> pending = s.pending;
+        while (!pending.isEmpty() && pending.peekFirst().target() <= writtenTotal) {
+          CompletableFuture<Void> f = pending.pollFirst().future();
+          if (first == null) {
+            first = f;
+          } else {
+            if (done == null) {
+              done = new ArrayList<>();
+            }
+            done.add(f);
           }
-          done.add(f);
         }
-      }
-      if (failPendingAfterWrites && writesInFlight == 0) {
-        failPendingAfterWrites = false;
-        failed = new ArrayList<>();
-        if (pending != null) {
+        if (s.failPendingAfterWrites && s.writesInFlight == 0) {
+          s.failPendingAfterWrites = false;
+          failed = new ArrayList<>();
           for (Pending p : pending) {
             failed.add(p.future());
           }
           pending.clear();
+          cause = new ConnectionClosedException(session.closeCode(), session.closeReason());
         }
-        cause = new ConnectionClosedException(session.closeCode(), session.closeReason());
-      }
-      if (overHighWater && session.outboundBytes() <= config.maxQueuedBytes() / 2) {
-        overHighWater = !ioThread; // cleared by the I/O thread, which reports it
-        writable = true;
+        if (s.overHighWater && session.outboundBytes() <= config.maxQueuedBytes() / 2) {
+          s.overHighWater = !ioThread; // cleared by the I/O thread, which reports it
+          writable = true;
+        }
       }
       if (!session.hasOutbound()) {
         session.trim();
@@ -601,11 +631,12 @@ public abstract class Connection {
       if (session.state() != Session.State.CLOSED) {
         session.receiveEnd(events());
       }
-      if (writesInFlight > 0) {
-        failPendingAfterWrites = true; // the writer completes or fails them when its write ends
-      } else if (pending != null) {
-        pending.forEach(p -> failed.add(p.future()));
-        pending.clear();
+      Sends s = sends;
+      if (s != null && s.writesInFlight > 0) {
+        s.failPendingAfterWrites = true; // the writer completes or fails them when its write ends
+      } else if (s != null) {
+        s.pending.forEach(p -> failed.add(p.future()));
+        s.pending.clear();
       }
       report = opened && !closeReported;
       closeReported = true;

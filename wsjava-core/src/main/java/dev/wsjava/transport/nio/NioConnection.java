@@ -62,11 +62,10 @@ final class NioConnection extends Connection implements Selectable, Runnable {
 
   // What an idle connection holds is counted in bytes (thousands of them wait on a server): the
   // socket is reached through its key, plain TCP needs no stream object, the local address is asked
-  // of the socket, and the keepalive state exists only when the config asks for keepalive.
+  // of the socket, the role of the session, and timers exist only once one is armed.
   private final EventLoop loop;
   private final SelectionKey key; // its channel is the socket: see channel()
   private final TlsIo tls; // the TLS stream over the socket; null for plain TCP
-  private final boolean server; // the role: a server closes TCP first
   private final SocketAddress remote; // kept: a closed channel no longer tells it
   private final Consumer<NioConnection> onSocketClosed;
   /** Whether this connection, as its own flush task, waits in the loop's queue; see {@link #run}. */
@@ -80,22 +79,24 @@ final class NioConnection extends Connection implements Selectable, Runnable {
   private boolean readPaused;
   private boolean closed;
   private boolean sessionFinished;
-  private Timer closeTimer;
-  private Keepalive keepalive; // made by armKeepalive() when an idle timeout or pings are set
+  private Timers timers; // made when the first timer is armed: see timers()
 
-  /** The idle and ping timers and the ping in flight, for a config that sets either. */
-  private static final class Keepalive {
-    Timer idleTimer;
-    Timer pingTimer;
+  /**
+   * The connection's timers and the ping in flight. With the default config (no idle timeout, no
+   * pings) they are made only when a close waits for its answer.
+   */
+  private static final class Timers {
+    Timer close;
+    Timer idle;
+    Timer ping;
     boolean pingOutstanding;
     long pingSentAt;
 
     void cancel() {
-      if (idleTimer != null) {
-        idleTimer.cancel();
-      }
-      if (pingTimer != null) {
-        pingTimer.cancel();
+      for (Timer t : new Timer[] {close, idle, ping}) {
+        if (t != null) {
+          t.cancel();
+        }
       }
     }
   }
@@ -129,7 +130,6 @@ final class NioConnection extends Connection implements Selectable, Runnable {
     this.loop = loop;
     this.key = key;
     this.tls = io instanceof TlsIo t ? t : null; // plain TCP: the socket is used directly
-    this.server = role == Role.SERVER;
     this.remote = addressOf(channel, true);
     this.onSocketClosed = onSocketClosed;
   }
@@ -513,7 +513,7 @@ final class NioConnection extends Connection implements Selectable, Runnable {
     wantWrite(false);
     if (!sessionFinished && sessionClosed()) {
       sessionFinished = true;
-      if (server) {
+      if (role() == Role.SERVER) {
         closeRequested = true; // the server closes TCP first (RFC 6455 §7.1.1)
       } else {
         armCloseTimer(config().closeTimeout()); // the client waits for the server's FIN
@@ -569,9 +569,16 @@ final class NioConnection extends Connection implements Selectable, Runnable {
   }
 
   private void armCloseTimer(Duration timeout) {
-    if (!closed && closeTimer == null) {
-      closeTimer = loop.schedule(timeout, this::closeSocket);
+    if (!closed && (timers == null || timers.close == null)) {
+      timers().close = loop.schedule(timeout, this::closeSocket);
     }
+  }
+
+  private Timers timers() {
+    if (timers == null) {
+      timers = new Timers();
+    }
+    return timers;
   }
 
   private void closeNow() {
@@ -580,11 +587,8 @@ final class NioConnection extends Connection implements Selectable, Runnable {
     }
     closed = true;
     closeRequested = false;
-    if (closeTimer != null) {
-      closeTimer.cancel();
-    }
-    if (keepalive != null) {
-      keepalive.cancel();
+    if (timers != null) {
+      timers.cancel();
     }
     key.cancel();
     closeStream();
@@ -621,15 +625,11 @@ final class NioConnection extends Connection implements Selectable, Runnable {
   private void armKeepalive() {
     long idle = config().idleTimeout().toNanos();
     long ping = config().pingInterval().toNanos();
-    if (idle <= 0 && ping <= 0) {
-      return; // the default: no timers, and no state for them
-    }
-    keepalive = new Keepalive();
     if (idle > 0) {
-      keepalive.idleTimer = loop.scheduleAt(lastReceiveNanos() + idle, this::checkIdle);
+      timers().idle = loop.scheduleAt(lastReceiveNanos() + idle, this::checkIdle);
     }
     if (ping > 0) {
-      keepalive.pingTimer = loop.scheduleAt(lastReceiveNanos() + ping, this::checkPing);
+      timers().ping = loop.scheduleAt(lastReceiveNanos() + ping, this::checkPing);
     }
   }
 
@@ -648,7 +648,7 @@ final class NioConnection extends Connection implements Selectable, Runnable {
       }
       return;
     }
-    keepalive.idleTimer = loop.scheduleAt(last + idle, this::checkIdle);
+    timers.idle = loop.scheduleAt(last + idle, this::checkIdle);
   }
 
   /**
@@ -662,35 +662,35 @@ final class NioConnection extends Connection implements Selectable, Runnable {
     long interval = config().pingInterval().toNanos();
     long deadline = config().deadPeerTimeout().toNanos();
     long now = System.nanoTime();
-    Keepalive k = keepalive;
+    Timers t = timers; // made by armKeepalive()
     if (readPaused) {
-      k.pingOutstanding = false; // a pong could not be read: judge again once reading resumes
-      k.pingTimer = loop.scheduleAt(now + interval, this::checkPing);
+      t.pingOutstanding = false; // a pong could not be read: judge again once reading resumes
+      t.ping = loop.scheduleAt(now + interval, this::checkPing);
       return;
     }
     long last = lastReceiveNanos();
-    if (k.pingOutstanding) {
-      if (last - k.pingSentAt > 0) {
-        k.pingOutstanding = false; // something arrived since the ping: alive
-      } else if (now - k.pingSentAt >= deadline) {
+    if (t.pingOutstanding) {
+      if (last - t.pingSentAt > 0) {
+        t.pingOutstanding = false; // something arrived since the ping: alive
+      } else if (now - t.pingSentAt >= deadline) {
         failDeadPeer();
         return;
       } else {
-        k.pingTimer = loop.scheduleAt(k.pingSentAt + deadline, this::checkPing);
+        t.ping = loop.scheduleAt(t.pingSentAt + deadline, this::checkPing);
         return;
       }
     }
     if (now - last >= interval && isOpen()) {
       try {
         sendPing(EMPTY.duplicate());
-        k.pingOutstanding = true;
-        k.pingSentAt = now;
+        t.pingOutstanding = true;
+        t.pingSentAt = now;
       } catch (IllegalStateException e) {
         return; // closing: the close timeout takes over
       }
-      k.pingTimer = loop.scheduleAt(now + deadline, this::checkPing);
+      t.ping = loop.scheduleAt(now + deadline, this::checkPing);
     } else {
-      k.pingTimer = loop.scheduleAt(last + interval, this::checkPing);
+      t.ping = loop.scheduleAt(last + interval, this::checkPing);
     }
   }
 
