@@ -456,6 +456,16 @@ public final class Session {
     }
   }
 
+  /** Whether the receiving half has been made (for tests: an idle session makes neither). */
+  boolean madeInbound() {
+    return inbound != null;
+  }
+
+  /** Whether the sending half has been made (for tests). */
+  boolean madeOutbound() {
+    return outbound != null;
+  }
+
   /** Drops buffers kept for reuse; a transport calls this when the connection goes idle. */
   public void trim() {
     if (outbound != null) {
