@@ -3,6 +3,7 @@ package dev.wsjava.session;
 import dev.wsjava.extension.ByteSink;
 import dev.wsjava.extension.Extension;
 import dev.wsjava.protocol.CloseCode;
+import dev.wsjava.protocol.CloseFrame;
 import dev.wsjava.protocol.FrameParser;
 import dev.wsjava.protocol.LimitExceededException;
 import dev.wsjava.protocol.Opcode;
@@ -43,6 +44,9 @@ final class Inbound {
 
   /** Where events go during {@link Session#receive}; null between calls. */
   SessionListener listener;
+
+  /** The peer's close frame, or the code and reason of the violation that failed the connection. */
+  CloseFrame closedWith;
 
   // The data message being read.
   private Opcode messageType;

@@ -48,8 +48,6 @@ public final class Session {
   }
 
   private static final Extension[] NO_EXTENSIONS = new Extension[0];
-  /** How a connection ends when its stream ends without a close frame (§7.1.5). */
-  private static final CloseFrame ABNORMAL = new CloseFrame(CloseCode.ABNORMAL, "");
   /**
    * Queued bytes past which, while an auto-pong is still unwritten, a newer ping's pong replaces
    * the one waiting instead of joining the queue (RFC 6455 §5.5.3): a peer that floods pings and
@@ -63,7 +61,6 @@ public final class Session {
   private FrameBuffers lender; // for the sending half, once it is made; null: heap buffers
 
   private State state = State.OPEN;
-  private CloseFrame closedWith; // the code and reason once CLOSED; null before
 
   // The two halves are made at their first use, so that an idle connection (the common case on a
   // busy server) holds only the fields above: no parser, queue, buffers or UTF-8 validator.
@@ -134,7 +131,8 @@ public final class Session {
    * @return the code; 1006 while open
    */
   public int closeCode() {
-    return closedWith == null ? CloseCode.ABNORMAL : closedWith.code();
+    CloseFrame c = closedWith();
+    return c == null ? CloseCode.ABNORMAL : c.code();
   }
 
   /**
@@ -143,7 +141,17 @@ public final class Session {
    * @return the reason, possibly empty
    */
   public String closeReason() {
-    return closedWith == null ? "" : closedWith.reason();
+    CloseFrame c = closedWith();
+    return c == null ? "" : c.reason();
+  }
+
+  /**
+   * The code and reason the connection closed with: both come in (the peer's close frame, or the
+   * peer's violation that failed it), so the receiving half keeps them; none when the stream ended
+   * without either (1006), or while open.
+   */
+  private CloseFrame closedWith() {
+    return inbound == null ? null : inbound.closedWith;
   }
 
   /**
@@ -220,8 +228,7 @@ public final class Session {
     if (state == State.CLOSED) {
       return;
     }
-    closedWith = ABNORMAL;
-    closeState();
+    closeState(); // closeCode() is 1006: no close frame came in, nor a violation
     listener.onClose(CloseCode.ABNORMAL, "");
   }
 
@@ -238,7 +245,7 @@ public final class Session {
       case PONG -> listener.onPong(payload);
       case CLOSE -> {
         CloseFrame close = CloseFrame.parse(payload);
-        closedWith = close;
+        inbound.closedWith = close;
         if (state == State.OPEN) {
           // Echo the peer's code (§5.5.1); an empty close is answered with an empty close.
           queueClose(CloseFrame.encodePayload(close.code(), ""));
@@ -255,7 +262,7 @@ public final class Session {
     if (state == State.OPEN) {
       queueClose(CloseFrame.encodePayload(e.closeCode(), e.getMessage()));
     }
-    closedWith = new CloseFrame(e.closeCode(), e.getMessage());
+    inbound.closedWith = new CloseFrame(e.closeCode(), e.getMessage());
     closeState();
     listener.onFailure(e);
   }
