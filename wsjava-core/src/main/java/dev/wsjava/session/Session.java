@@ -300,11 +300,12 @@ public final class Session {
   public void sendMessage(Opcode type, ByteBuffer payload) {
     checkDataType(type);
     checkCanSend();
-    if (outbound != null && outbound.sendingFragments) {
+    Outbound out = outbound();
+    if (out.sendingFragments) {
       throw new IllegalStateException(
           "a fragmented message is being sent: finish it with a final fragment first");
     }
-    outbound().data(type, payload, true, true);
+    out.data(type, payload, true, true);
   }
 
   /**

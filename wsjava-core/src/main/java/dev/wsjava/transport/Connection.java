@@ -21,7 +21,8 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * One open WebSocket connection on some transport: the part both transports share. It owns the
  * {@link Session} and guards it with one lock, so sends are safe from any thread while the I/O
- * thread feeds received bytes. A send encodes its frame at once, under the lock, into the session's
+ * thread feeds received bytes. The lock, like the sends in flight and the adapter of events, is
+ * made at its first use: a server holds thousands of idle connections, each of them small. A send encodes its frame at once, under the lock, into the session's
  * outbound queue and returns a future completed when the transport has written those bytes.
  *
  * <p>Backpressure: a send that would take the queue past {@link ConnectionConfig#maxQueuedBytes()}
@@ -51,7 +52,7 @@ public abstract class Connection {
   private final String subprotocol;
   private Sends sends; // made by the first send or write: see sends()
   private volatile CompletableFuture<Void> closed; // made by the first closed() or at the close
-  private Events events; // made by the first event: see events()
+  private Events events; // made by the first event, which an idle connection never has
   private boolean closeReported;
   private volatile boolean opened;
   private volatile long lastReceiveNanos = System.nanoTime();
@@ -707,6 +708,9 @@ public abstract class Connection {
    * handler to act on (send, close) from the same thread; other threads may act on it too.
    */
   private final class Events implements SessionListener {
+    /** The connection's lock, which exists by the time an event is adapted. */
+    private final ReentrantLock lock = lock();
+
     /** The I/O thread while it runs a handler's event; read by {@link #inEvent()}. */
     volatile Thread thread;
 
@@ -751,13 +755,13 @@ public abstract class Connection {
     }
 
     private void beginEvent() {
-      lock().unlock();
+      lock.unlock();
       thread = Thread.currentThread();
     }
 
     private void endEvent() {
       thread = null;
-      lock().lock();
+      lock.lock();
     }
   }
 

@@ -36,6 +36,10 @@ import java.util.function.Consumer;
  * <p>Closing: once the session is closed and its queue written, a server closes TCP at once; a
  * client waits up to the close timeout for the server to close first (RFC 6455 §7.1.1).
  *
+ * <p>Memory: an idle connection holds no buffer, no lock and no timer, and its session neither a
+ * parser nor a queue; each is made at its first use (see the fields). It is this object, its
+ * session and the API's facade, about 170 bytes beside the JDK's socket.
+ *
  * <p>Thread-safety: the {@link Connection} methods are safe from any thread; everything else runs
  * on the loop thread.
  */
