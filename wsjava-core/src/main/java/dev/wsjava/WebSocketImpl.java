@@ -36,21 +36,27 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
   // one monitor, the inbox's: otherwise a resume could slip in before the pause it should undo,
   // and the connection would stay paused for good.
   private boolean readPaused;
-  private volatile WebSocketClosedException closedWith;
-  private Opcode fragmenting; // the type of a message being sent in fragments, under sendLock
-  private char heldHighSurrogate; // the last char of a text part, sent with the next, under sendLock
-  private volatile Object sendLock; // made by the first fragment: see sendLock()
+  private volatile Fragments fragments; // made by the first fragment sent: see fragments()
   private final java.util.function.Consumer<WebSocketImpl> onOpen;
 
-  private static final VarHandle SEND_LOCK;
+  private static final VarHandle FRAGMENTS;
 
   static {
     try {
-      SEND_LOCK =
-          MethodHandles.lookup().findVarHandle(WebSocketImpl.class, "sendLock", Object.class);
+      FRAGMENTS =
+          MethodHandles.lookup().findVarHandle(WebSocketImpl.class, "fragments", Fragments.class);
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
     }
+  }
+
+  /**
+   * The message being sent in fragments, guarded by its own monitor, which also keeps the fragments
+   * of concurrent senders in order. Most connections send whole messages only and never make one.
+   */
+  private static final class Fragments {
+    Opcode type; // the type of the message being sent, or null between messages
+    char heldHighSurrogate; // the last char of a text part, held to be sent with the next
   }
 
   /** What the inbox holds after the last message: how the connection closed. */
@@ -132,11 +138,10 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
 
   @Override
   public void onClose(Connection c, int code, String reason) {
-    closedWith = new WebSocketClosedException(code, reason);
     if (listener != null) {
       listener.onClose(this, code, reason);
     } else {
-      inbox.add(new Closed(closedWith));
+      inbox.add(new Closed(new WebSocketClosedException(code, reason)));
     }
   }
 
@@ -147,20 +152,17 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
     }
   }
 
-  /**
-   * The monitor of fragmented sends, made the first time one is sent: most connections send whole
-   * messages only and never need it.
-   */
-  private Object sendLock() {
-    Object lock = sendLock;
-    if (lock == null) {
-      Object made = new Object();
-      lock = SEND_LOCK.compareAndExchange(this, null, made);
-      if (lock == null) {
-        lock = made;
+  /** The state of fragmented sends, made the first time one is sent (see {@link Fragments}). */
+  private Fragments fragments() {
+    Fragments f = fragments;
+    if (f == null) {
+      Fragments made = new Fragments();
+      f = (Fragments) FRAGMENTS.compareAndExchange(this, null, made);
+      if (f == null) {
+        f = made;
       }
     }
-    return lock;
+    return f;
   }
 
   private static String utf8(ByteBuffer b) {
@@ -198,17 +200,18 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
 
   @Override
   public CompletableFuture<Void> sendText(CharSequence part, boolean last) {
-    synchronized (sendLock()) {
+    Fragments f = fragments();
+    synchronized (f) {
       // A surrogate pair may be split between parts: hold a trailing high surrogate back and
       // send it with the next part, so each frame carries whole UTF-8 sequences of whole chars.
       CharSequence text = part;
-      if (heldHighSurrogate != 0) {
-        text = heldHighSurrogate + part.toString();
-        heldHighSurrogate = 0;
+      if (f.heldHighSurrogate != 0) {
+        text = f.heldHighSurrogate + part.toString();
+        f.heldHighSurrogate = 0;
       }
       int n = text.length();
       if (!last && n > 0 && Character.isHighSurrogate(text.charAt(n - 1))) {
-        heldHighSurrogate = text.charAt(n - 1);
+        f.heldHighSurrogate = text.charAt(n - 1);
         text = text.subSequence(0, n - 1);
       }
       return fragment(Opcode.TEXT, Utf8.encode(text), last);
@@ -221,14 +224,15 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
   }
 
   private CompletableFuture<Void> fragment(Opcode type, ByteBuffer part, boolean last) {
-    synchronized (sendLock()) {
-      if (fragmenting != null && fragmenting != type) {
+    Fragments f = fragments();
+    synchronized (f) {
+      if (f.type != null && f.type != type) {
         throw new IllegalStateException(
-            "a " + fragmenting + " message is being sent in fragments: finish it first");
+            "a " + f.type + " message is being sent in fragments: finish it first");
       }
-      CompletableFuture<Void> f = api(conn().sendFragment(type, part, last));
-      fragmenting = last ? null : type;
-      return f;
+      CompletableFuture<Void> sent = api(conn().sendFragment(type, part, last));
+      f.type = last ? null : type;
+      return sent;
     }
   }
 

@@ -370,15 +370,20 @@ public final class Footprint {
         (after.allocated() - before.allocated()) / (double) n);
     List<Map.Entry<String, long[]>> diff = new ArrayList<>();
     long sum = 0;
+    long ours = 0; // what wsjava's own classes hold: the part this project can cut
     for (Map.Entry<String, long[]> e : histAfter.entrySet()) {
       long[] b = histBefore.getOrDefault(e.getKey(), new long[2]);
       long[] d = {e.getValue()[0] - b[0], e.getValue()[1] - b[1]};
       sum += d[1];
+      if (e.getKey().startsWith("dev.wsjava.")) {
+        ours += d[1];
+      }
       diff.add(Map.entry(e.getKey(), d));
     }
     diff.sort((x, y) -> Long.compare(y.getValue()[1], x.getValue()[1]));
-    System.out.printf(Locale.ROOT, "  live objects per connection: %.1f B; top classes:%n",
-        sum / (double) n);
+    System.out.printf(Locale.ROOT,
+        "  live objects per connection: %.1f B (wsjava's own classes %.1f B); top classes:%n",
+        sum / (double) n, ours / (double) n);
     System.out.printf(Locale.ROOT, "  %10s %10s  %s%n", "inst/conn", "B/conn", "class");
     for (int i = 0; i < Math.min(TOP, diff.size()); i++) {
       long[] d = diff.get(i).getValue();

@@ -1,17 +1,13 @@
 package dev.wsjava.session;
 
-import dev.wsjava.extension.ByteSink;
 import dev.wsjava.extension.Extension;
 import dev.wsjava.protocol.CloseCode;
 import dev.wsjava.protocol.CloseFrame;
 import dev.wsjava.protocol.FrameParser;
-import dev.wsjava.protocol.LimitExceededException;
-import dev.wsjava.protocol.MaskKeySource;
 import dev.wsjava.protocol.Opcode;
 import dev.wsjava.protocol.ProtocolException;
 import dev.wsjava.protocol.Role;
 import dev.wsjava.protocol.Utf8;
-import dev.wsjava.protocol.Utf8Validator;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.List;
@@ -27,6 +23,10 @@ import java.util.List;
  * failed the protocol, or the stream ended. It answers pings (while its queue is backed up, with a
  * pong for only the newest one, as §5.5.3 allows), enforces {@link SessionConfig#limits()},
  * checks UTF-8 as text arrives (failing at the first bad byte), and runs the negotiated extensions.
+ *
+ * <p>This file holds the state machine; the work of each direction is in a half of its own, made
+ * at its first use so that an idle connection holds neither: {@link Inbound} turns frames into
+ * messages, {@link Outbound} encodes frames onto the queue of bytes to write.
  *
  * <p>A peer's protocol violation is not thrown: the session queues a close frame with the RFC's
  * code, reports {@link SessionListener#onFailure} and ignores all later input. A caller's misuse
@@ -47,18 +47,7 @@ public final class Session {
     CLOSED
   }
 
-  private static final ByteBuffer EMPTY = ByteBuffer.allocate(0);
-  // Shared empties, so a session without extensions (and an idle one) allocates no arrays.
-  private static final byte[] NO_BYTES = new byte[0];
   private static final Extension[] NO_EXTENSIONS = new Extension[0];
-  private static final ByteSink[] NO_SINKS = new ByteSink[0];
-  private static final boolean[] NO_FLAGS = new boolean[0];
-  /** The longest control frame payload (RFC 6455 §5.5). */
-  private static final int MAX_CONTROL = 125;
-  /** A reassembly buffer larger than this is dropped after its message, so idle memory stays low. */
-  private static final int KEEP_ASSEMBLY = 16 * 1024;
-  /** The largest array the JVM reliably allocates. */
-  private static final long MAX_ARRAY = Integer.MAX_VALUE - 8;
   /**
    * Queued bytes past which, while an auto-pong is still unwritten, a newer ping's pong replaces
    * the one waiting instead of joining the queue (RFC 6455 §5.5.3): a peer that floods pings and
@@ -68,44 +57,15 @@ public final class Session {
 
   private final Role role;
   private final SessionConfig config;
-  private final long maxMessage;
   private final Extension[] extensions;
-  private final MaskKeySource maskKeys;
-  private final FrameParser parser;
-  private final OutboundQueue outbound = new OutboundQueue();
-  private final Utf8Validator utf8 = new Utf8Validator();
-  private final ByteSink[] decodeSinks;
-  private final ByteSink[] encodeSinks;
+  private FrameBuffers lender; // for the sending half, once it is made; null: heap buffers
 
   private State state = State.OPEN;
-  private SessionListener listener;
-  private int closeCode = CloseCode.ABNORMAL;
-  private String closeReason = "";
 
-  // The inbound message being read.
-  private Opcode messageType;
-  private int messageRsv;
-  private long messageSize;
-  private boolean messageFinSignalled;
-  private boolean messageDelivered;
-  private byte[] assembly = NO_BYTES;
-  private int assemblyLength;
-
-  // Auto-pongs: the end (in outbound.enqueuedTotal() terms) of the last one queued, and the payload
-  // of the newest ping whose pong waits for that one to be written (-1: none waits).
-  private long pongEnd;
-  private byte[] nextPong; // allocated when a pong first has to wait: see nextPong()
-  private int nextPongLength = -1;
-
-  // The inbound control frame being read (at most 125 bytes); allocated by control() at the first.
-  private byte[] control;
-  private int controlLength;
-
-  // The outbound message being sent in fragments, if any.
-  private boolean sendingFragments;
-  private final boolean[] encodeStarted;
-  private int encodeRsv;
-  private ByteBuffer encoded;
+  // The two halves are made at their first use, so that an idle connection (the common case on a
+  // busy server) holds only the fields above: no parser, queue, buffers or UTF-8 validator.
+  private Inbound inbound; // made by the first byte received: see receive()
+  private Outbound outbound; // made by the first frame queued: see outbound()
 
   /**
    * Creates a session for a connection whose handshake has completed.
@@ -114,33 +74,26 @@ public final class Session {
    * @param config limits and behaviour
    * @param extensions the negotiated extensions in the order of the handshake response; the
    *     session closes them when it closes
+   * @throws IllegalArgumentException when two extensions claim the same RSV bit
    */
   public Session(Role role, SessionConfig config, List<Extension> extensions) {
     this.role = role;
     this.config = config;
-    this.maxMessage = config.limits().maxMessageSize();
     this.extensions = extensions.toArray(NO_EXTENSIONS);
-    this.maskKeys = role.masksOutbound() ? new MaskKeySource() : null;
-    this.parser = new FrameParser(role, config.limits());
+    rsvBits(this.extensions); // checks the extensions now, not at the first frame
+  }
+
+  /** The RSV bits the extensions own; each bit may belong to one extension only. */
+  private static int rsvBits(Extension[] extensions) {
     int rsv = 0;
-    for (Extension e : this.extensions) {
+    for (Extension e : extensions) {
       if ((rsv & e.rsvBits()) != 0) {
         throw new IllegalArgumentException(
             "extension " + e.name() + " claims RSV bits another negotiated extension owns");
       }
       rsv |= e.rsvBits();
     }
-    parser.allowRsv(rsv);
-    int n = this.extensions.length;
-    this.decodeSinks = n == 0 ? NO_SINKS : new ByteSink[n];
-    this.encodeSinks = n == 0 ? NO_SINKS : new ByteSink[n];
-    this.encodeStarted = n == 0 ? NO_FLAGS : new boolean[n + 1];
-    for (int i = 0; i < n; i++) {
-      int next = i - 1;
-      decodeSinks[i] = chunk -> decode(next, chunk, false);
-      int after = i + 1;
-      encodeSinks[i] = chunk -> encode(after, chunk, false);
-    }
+    return rsv;
   }
 
   /**
@@ -150,7 +103,7 @@ public final class Session {
    * @param lender lends and takes back the buffers; thread-safe
    */
   public void lendFrameBuffersFrom(FrameBuffers lender) {
-    outbound.lendFrom(lender);
+    this.lender = lender;
   }
 
   /**
@@ -178,7 +131,8 @@ public final class Session {
    * @return the code; 1006 while open
    */
   public int closeCode() {
-    return closeCode;
+    CloseFrame c = closedWith();
+    return c == null ? CloseCode.ABNORMAL : c.code();
   }
 
   /**
@@ -187,7 +141,29 @@ public final class Session {
    * @return the reason, possibly empty
    */
   public String closeReason() {
-    return closeReason;
+    CloseFrame c = closedWith();
+    return c == null ? "" : c.reason();
+  }
+
+  /**
+   * The code and reason the connection closed with: both come in (the peer's close frame, or the
+   * peer's violation that failed it), so the receiving half keeps them; none when the stream ended
+   * without either (1006), or while open.
+   */
+  private CloseFrame closedWith() {
+    return inbound == null ? null : inbound.closedWith;
+  }
+
+  /**
+   * Returns the names of the negotiated extensions, in the order the session runs them.
+   *
+   * @return for example {@code [permessage-deflate]}; empty when none
+   */
+  public List<String> extensionNames() {
+    if (extensions.length == 0) {
+      return List.of();
+    }
+    return Arrays.stream(extensions).map(Extension::name).toList();
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -202,25 +178,43 @@ public final class Session {
    * @param listener where events go during this call
    */
   public void receive(ByteBuffer in, SessionListener listener) {
-    this.listener = listener;
+    if (state == State.CLOSED) {
+      in.position(in.limit());
+      return;
+    }
+    Inbound reader = inbound;
+    if (reader == null) {
+      // The first byte since the handshake (or bytes that came with it): only now is there a
+      // frame to parse. Most idle connections never get here.
+      reader = inbound = new Inbound(role, config, extensions, rsvBits(extensions));
+    }
+    FrameParser parser = reader.parser;
+    reader.listener = listener;
     try {
       while (state != State.CLOSED) {
         switch (parser.next(in)) {
           case NEED_MORE -> {
             return;
           }
-          case HEADER -> onHeader();
-          case PAYLOAD -> onPayload(parser.payload());
-          case FRAME_END -> onFrameEnd();
+          case HEADER -> reader.onHeader();
+          case PAYLOAD -> reader.onPayload(parser.payload());
+          case FRAME_END -> {
+            Opcode op = parser.opcode();
+            if (op.isControl()) {
+              onControl(op, reader.controlPayload(), listener);
+            } else {
+              reader.onDataFrameEnd();
+            }
+          }
         }
       }
     } catch (ProtocolException e) {
-      fail(e);
+      fail(e, listener);
     } finally {
       if (state == State.CLOSED) {
         in.position(in.limit());
       }
-      this.listener = null;
+      reader.listener = null;
     }
   }
 
@@ -234,193 +228,24 @@ public final class Session {
     if (state == State.CLOSED) {
       return;
     }
-    closeCode = CloseCode.ABNORMAL;
-    closeReason = "";
-    closeState();
+    closeState(); // closeCode() is 1006: no close frame came in, nor a violation
     listener.onClose(CloseCode.ABNORMAL, "");
   }
 
-  private void onHeader() throws ProtocolException {
-    Opcode op = parser.opcode();
-    if (op.isControl()) {
-      controlLength = 0;
-      return;
-    }
-    if (op != Opcode.CONTINUATION) {
-      messageType = op;
-      messageRsv = parser.rsv();
-      messageSize = 0;
-      messageFinSignalled = false;
-      messageDelivered = false;
-      assemblyLength = 0;
-      utf8.reset();
-    }
-  }
-
-  private void onPayload(ByteBuffer chunk) throws ProtocolException {
-    Opcode op = parser.opcode();
-    if (op.isControl()) {
-      int n = chunk.remaining();
-      chunk.get(control(), controlLength, n);
-      controlLength += n;
-      return;
-    }
-    boolean last = parser.fin() && parser.payloadRemaining() == 0;
-    if (last
-        && messageRsv == 0
-        && op != Opcode.CONTINUATION
-        && !config.streamMessages()
-        && chunk.remaining() == parser.payloadLength()) {
-      // The whole message is in this one chunk: check it and hand it over without a copy.
-      checkDecoded(chunk);
-      checkTextComplete();
-      messageFinSignalled = true;
-      messageDelivered = true;
-      listener.onMessage(messageType, chunk);
-      return;
-    }
-    if (messageRsv == 0 || extensions.length == 0) {
-      deliverDecoded(chunk);
-      messageFinSignalled |= last;
-    } else {
-      decode(extensions.length - 1, chunk, last);
-      messageFinSignalled |= last;
-    }
-  }
-
-  private void onFrameEnd() throws ProtocolException {
-    Opcode op = parser.opcode();
-    if (op.isControl()) {
-      onControl(op, ByteBuffer.wrap(control(), 0, controlLength));
-      return;
-    }
-    if (!parser.fin()) {
-      return;
-    }
-    if (!messageFinSignalled && messageRsv != 0 && extensions.length > 0) {
-      decode(extensions.length - 1, EMPTY, true);
-    }
-    checkTextComplete();
-    if (messageDelivered) {
-      return;
-    }
-    if (config.streamMessages()) {
-      listener.onMessagePart(messageType, EMPTY.duplicate(), true);
-    } else {
-      ByteBuffer message = ByteBuffer.wrap(assembly, 0, assemblyLength);
-      listener.onMessage(messageType, message);
-      if (assembly.length > KEEP_ASSEMBLY) {
-        assembly = NO_BYTES;
-      }
-    }
-    assemblyLength = 0;
-  }
-
-  /** The buffer of inbound control payloads, made at the first control frame: most never see one. */
-  private byte[] control() {
-    if (control == null) {
-      control = new byte[MAX_CONTROL];
-    }
-    return control;
-  }
-
-  /** The buffer of a pong held back behind a long queue, made the first time one has to wait. */
-  private byte[] nextPong() {
-    if (nextPong == null) {
-      nextPong = new byte[MAX_CONTROL];
-    }
-    return nextPong;
-  }
-
-  /** At the end of a text message: it must not stop inside a UTF-8 sequence. */
-  private void checkTextComplete() throws ProtocolException {
-    if (messageType == Opcode.TEXT && !utf8.isComplete()) {
-      throw new ProtocolException(
-          CloseCode.INVALID_PAYLOAD, "text message ends inside a UTF-8 sequence (RFC 6455 §8.1)");
-    }
-  }
-
-  /** Runs inbound data through extension {@code stage} and those before it, then delivers. */
-  private void decode(int stage, ByteBuffer data, boolean fin) throws ProtocolException {
-    if (stage < 0) {
-      deliverDecoded(data);
-      return;
-    }
-    extensions[stage].decode(messageRsv, fin, data, decodeSinks[stage]);
-    if (fin && stage > 0) {
-      decode(stage - 1, EMPTY, true);
-    }
-  }
-
-  /** Takes decoded message bytes: checks size and UTF-8, then streams or assembles them. */
-  private void deliverDecoded(ByteBuffer chunk) throws ProtocolException {
-    checkDecoded(chunk);
-    if (config.streamMessages()) {
-      listener.onMessagePart(messageType, chunk, false);
-      return;
-    }
-    int n = chunk.remaining();
-    if (assemblyLength + n > assembly.length) {
-      assembly = Arrays.copyOf(assembly, assemblyCapacity((long) assemblyLength + n));
-    }
-    chunk.get(assembly, assemblyLength, n);
-    assemblyLength += n;
-  }
-
-  /**
-   * The capacity to grow the assembly to when {@code needed} bytes must fit. An uncompressed frame
-   * announces how many bytes are still to come: the rest of the frame is reserved at once when at
-   * least a quarter of it has arrived, and until then the array grows fourfold towards it, so a
-   * large message is copied about once more instead of at every doubling, while a peer that
-   * announces a large frame and stops holds at most four times what it sent.
-   */
-  private int assemblyCapacity(long needed) {
-    long grown = Math.max(needed, Math.max(256L, 2L * assembly.length));
-    if (messageRsv == 0) {
-      long announced = needed + parser.payloadRemaining();
-      grown = Math.max(grown, Math.min(announced, 4 * needed));
-    }
-    return (int) Math.min(grown, Math.min(maxMessage, MAX_ARRAY));
-  }
-
-  /** Counts decoded bytes against the message limit and checks the UTF-8 of text. */
-  private void checkDecoded(ByteBuffer chunk) throws ProtocolException {
-    int n = chunk.remaining();
-    messageSize += n;
-    if (messageSize > maxMessage || (!config.streamMessages() && messageSize > MAX_ARRAY)) {
-      throw new LimitExceededException(
-          CloseCode.MESSAGE_TOO_BIG, "message size", messageSize, maxMessage);
-    }
-    if (messageType == Opcode.TEXT) {
-      int bad = utf8.validate(chunk);
-      if (bad >= 0) {
-        long at = messageSize - n + (bad - chunk.position());
-        throw new ProtocolException(
-            CloseCode.INVALID_PAYLOAD,
-            "invalid UTF-8 in text message at byte " + at + " (RFC 6455 §8.1)");
-      }
-    }
-  }
-
-  private void onControl(Opcode op, ByteBuffer payload) throws ProtocolException {
+  /** What a control frame does (§5.5): a ping is answered, a close is answered and closes. */
+  private void onControl(Opcode op, ByteBuffer payload, SessionListener listener)
+      throws ProtocolException {
     switch (op) {
       case PING -> {
         if (config.autoPong() && state == State.OPEN) {
-          if (pongBackedUp()) {
-            nextPongLength = payload.remaining(); // answered once the queued pong is written
-            payload.duplicate().get(nextPong(), 0, nextPongLength);
-          } else {
-            nextPongLength = -1; // this newer pong supersedes one waiting
-            queuePong(payload.duplicate());
-          }
+          outbound().pong(payload);
         }
         listener.onPing(payload);
       }
       case PONG -> listener.onPong(payload);
       case CLOSE -> {
         CloseFrame close = CloseFrame.parse(payload);
-        closeCode = close.code();
-        closeReason = close.reason();
+        inbound.closedWith = close;
         if (state == State.OPEN) {
           // Echo the peer's code (§5.5.1); an empty close is answered with an empty close.
           queueClose(CloseFrame.encodePayload(close.code(), ""));
@@ -433,12 +258,11 @@ public final class Session {
   }
 
   /** Fails the connection (§7.1.7): sends the code if a close frame may still go out. */
-  private void fail(ProtocolException e) {
+  private void fail(ProtocolException e, SessionListener listener) {
     if (state == State.OPEN) {
       queueClose(CloseFrame.encodePayload(e.closeCode(), e.getMessage()));
     }
-    closeCode = e.closeCode();
-    closeReason = e.getMessage();
+    inbound.closedWith = new CloseFrame(e.closeCode(), e.getMessage());
     closeState();
     listener.onFailure(e);
   }
@@ -476,11 +300,12 @@ public final class Session {
   public void sendMessage(Opcode type, ByteBuffer payload) {
     checkDataType(type);
     checkCanSend();
-    if (sendingFragments) {
+    Outbound out = outbound();
+    if (out.sendingFragments) {
       throw new IllegalStateException(
           "a fragmented message is being sent: finish it with a final fragment first");
     }
-    sendFrame(type, payload, true, true);
+    out.data(type, payload, true, true);
   }
 
   /**
@@ -496,62 +321,10 @@ public final class Session {
   public void sendFragment(Opcode type, ByteBuffer payload, boolean fin) {
     checkDataType(type);
     checkCanSend();
-    boolean first = !sendingFragments;
-    sendFrame(first ? type : Opcode.CONTINUATION, payload, first, fin);
-    sendingFragments = !fin;
-  }
-
-  private void sendFrame(Opcode opcode, ByteBuffer payload, boolean first, boolean fin) {
-    if (extensions.length == 0) {
-      outbound.frame(fin, 0, opcode, payload, masks(), nextMaskKey());
-      payload.position(payload.limit());
-      return;
-    }
-    if (first) {
-      Arrays.fill(encodeStarted, false);
-    }
-    encodeRsv = 0;
-    if (encoded != null) {
-      encoded.clear();
-    }
-    try {
-      encode(0, payload, fin);
-    } catch (ProtocolException e) {
-      throw new IllegalStateException("an extension failed to encode: " + e.getMessage(), e);
-    }
-    ByteBuffer out = encoded == null ? EMPTY : encoded.flip();
-    outbound.frame(fin, first ? encodeRsv : 0, opcode, out, masks(), nextMaskKey());
-    if (encoded != null && encoded.capacity() > KEEP_ASSEMBLY) {
-      encoded = null;
-    }
-  }
-
-  /** Runs outbound data through extension {@code stage} and those after it, then collects it. */
-  private void encode(int stage, ByteBuffer data, boolean fin) throws ProtocolException {
-    if (stage == extensions.length) {
-      collectEncoded(data);
-      return;
-    }
-    boolean first = !encodeStarted[stage];
-    encodeStarted[stage] = true;
-    encodeRsv |= extensions[stage].encode(first, fin, data, encodeSinks[stage]);
-    if (fin && stage + 1 < extensions.length) {
-      encode(stage + 1, EMPTY, true);
-    }
-  }
-
-  private void collectEncoded(ByteBuffer chunk) {
-    int n = chunk.remaining();
-    if (encoded == null || encoded.remaining() < n) {
-      int used = encoded == null ? 0 : encoded.position();
-      int cap = Math.max(used + n, Math.max(1024, used * 2));
-      ByteBuffer grown = ByteBuffer.allocate(cap);
-      if (encoded != null) {
-        grown.put(encoded.flip());
-      }
-      encoded = grown;
-    }
-    encoded.put(chunk);
+    Outbound out = outbound();
+    boolean first = !out.sendingFragments;
+    out.data(first ? type : Opcode.CONTINUATION, payload, first, fin);
+    out.sendingFragments = !fin;
   }
 
   /**
@@ -582,7 +355,7 @@ public final class Session {
           op + " payload of " + payload.remaining() + " bytes exceeds 125 (RFC 6455 §5.5)");
     }
     checkCanSend();
-    outbound.frame(true, 0, op, payload, masks(), nextMaskKey());
+    outbound().control(op, payload);
     payload.position(payload.limit());
   }
 
@@ -605,19 +378,20 @@ public final class Session {
     state = State.CLOSE_SENT;
   }
 
-  /** Whether an auto-pong is still unwritten and the queue is long: then pongs coalesce. */
-  private boolean pongBackedUp() {
-    long writtenTotal = outbound.enqueuedTotal() - outbound.queuedBytes();
-    return writtenTotal < pongEnd && outbound.queuedBytes() > PONG_BACKLOG;
-  }
-
-  private void queuePong(ByteBuffer payload) {
-    outbound.frame(true, 0, Opcode.PONG, payload, masks(), nextMaskKey());
-    pongEnd = outbound.enqueuedTotal();
-  }
-
   private void queueClose(ByteBuffer payload) {
-    outbound.frame(true, 0, Opcode.CLOSE, payload, masks(), nextMaskKey());
+    outbound().control(Opcode.CLOSE, payload);
+  }
+
+  /**
+   * The sending half, made when the first frame is queued: many connections send nothing for a
+   * long while, or ever (a client of a broadcast only listens), and then hold no queue.
+   */
+  private Outbound outbound() {
+    Outbound out = outbound;
+    if (out == null) {
+      out = outbound = new Outbound(role, extensions, lender);
+    }
+    return out;
   }
 
   private void checkCanSend() {
@@ -635,14 +409,6 @@ public final class Session {
     }
   }
 
-  private boolean masks() {
-    return maskKeys != null;
-  }
-
-  private int nextMaskKey() {
-    return maskKeys != null ? maskKeys.nextKey() : 0;
-  }
-
   // ---------------------------------------------------------------------------------------------
   // Bytes to write
 
@@ -652,7 +418,7 @@ public final class Session {
    * @return true while the outbound queue is not empty
    */
   public boolean hasOutbound() {
-    return !outbound.isEmpty();
+    return outbound != null && !outbound.queue.isEmpty();
   }
 
   /**
@@ -661,7 +427,7 @@ public final class Session {
    * @return queued bytes not yet reported written
    */
   public long outboundBytes() {
-    return outbound.queuedBytes();
+    return outbound == null ? 0 : outbound.queue.queuedBytes();
   }
 
   /**
@@ -671,7 +437,7 @@ public final class Session {
    * @return the running total of queued bytes
    */
   public long outboundTotal() {
-    return outbound.enqueuedTotal();
+    return outbound == null ? 0 : outbound.queue.enqueuedTotal();
   }
 
   /**
@@ -683,7 +449,7 @@ public final class Session {
    * @return how many buffers were put
    */
   public int gatherOutbound(ByteBuffer[] dst, int offset) {
-    return outbound.gather(dst, offset);
+    return outbound == null ? 0 : outbound.queue.gather(dst, offset);
   }
 
   /**
@@ -693,20 +459,28 @@ public final class Session {
    * @param bytes how many bytes the write took
    */
   public void written(long bytes) {
-    outbound.written(bytes);
-    if (nextPongLength >= 0 && (state != State.OPEN || !pongBackedUp())) {
-      if (state == State.OPEN) {
-        queuePong(ByteBuffer.wrap(nextPong, 0, nextPongLength));
-      }
-      nextPongLength = -1;
+    if (outbound != null) {
+      outbound.written(bytes, state == State.OPEN);
     }
+  }
+
+  /** Whether the receiving half has been made (for tests: an idle session makes neither). */
+  boolean madeInbound() {
+    return inbound != null;
+  }
+
+  /** Whether the sending half has been made (for tests). */
+  boolean madeOutbound() {
+    return outbound != null;
   }
 
   /** Drops buffers kept for reuse; a transport calls this when the connection goes idle. */
   public void trim() {
-    outbound.trim();
-    if (assemblyLength == 0) {
-      assembly = NO_BYTES;
+    if (outbound != null) {
+      outbound.queue.trim();
+    }
+    if (inbound != null) {
+      inbound.trim();
     }
   }
 }

@@ -5,6 +5,7 @@ import dev.wsjava.protocol.CloseCode;
 import dev.wsjava.protocol.Opcode;
 import dev.wsjava.protocol.Utf8;
 import dev.wsjava.protocol.ProtocolException;
+import dev.wsjava.protocol.Role;
 import dev.wsjava.session.Session;
 import dev.wsjava.session.SessionListener;
 import java.net.SocketAddress;
@@ -20,7 +21,8 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * One open WebSocket connection on some transport: the part both transports share. It owns the
  * {@link Session} and guards it with one lock, so sends are safe from any thread while the I/O
- * thread feeds received bytes. A send encodes its frame at once, under the lock, into the session's
+ * thread feeds received bytes. The lock, like the sends in flight and the adapter of events, is
+ * made at its first use: a server holds thousands of idle connections, each of them small. A send encodes its frame at once, under the lock, into the session's
  * outbound queue and returns a future completed when the transport has written those bytes.
  *
  * <p>Backpressure: a send that would take the queue past {@link ConnectionConfig#maxQueuedBytes()}
@@ -37,50 +39,85 @@ import java.util.concurrent.locks.ReentrantLock;
  * #requestFlush()} and {@link #closeSocket()}.
  */
 public abstract class Connection {
-  /** Guards the session, the pending futures and the state below. */
-  protected final ReentrantLock lock = new ReentrantLock();
+  /**
+   * Guards the session, the pending futures and the state below. Made at construction for a
+   * transport that uses this field directly; otherwise null until {@link #lock()} first makes it
+   * (an idle connection never takes it: 48 bytes saved per connection). Set once, never changed.
+   */
+  protected ReentrantLock lock;
 
   private final Session session;
   private final ConnectionHandler handler;
   private final ConnectionConfig config;
   private final String subprotocol;
-  private final List<String> extensionNames;
-  private ArrayDeque<Pending> pending; // made by the first send: an idle connection holds none
+  private Sends sends; // made by the first send or write: see sends()
   private volatile CompletableFuture<Void> closed; // made by the first closed() or at the close
-  private final Events events = new Events();
-  private long writtenTotal;
-  private boolean overHighWater;
+  private Events events; // made by the first event, which an idle connection never has
   private boolean closeReported;
   private volatile boolean opened;
-  private int writesInFlight;
-  private boolean failPendingAfterWrites;
   private volatile long lastReceiveNanos = System.nanoTime();
-  private volatile Thread eventThread; // the I/O thread while it runs a handler's event
 
   private record Pending(long target, CompletableFuture<Void> future) {}
+
+  /**
+   * The sends waiting to be written and the writers' accounting, made by the first send (or the
+   * first write, of a pong or a close): an idle connection holds none. Guarded by the lock.
+   */
+  private static final class Sends {
+    /** The futures in the order of their bytes, each with the written total that completes it. */
+    final ArrayDeque<Pending> pending = new ArrayDeque<>(INITIAL_PENDING);
+    /** Writes begun outside the lock and not ended yet (see {@link #beginWrite()}). */
+    int writesInFlight;
+    /** The socket closed under such writes: what they leave fails once the last one ends. */
+    boolean failPendingAfterWrites;
+    /** A send met a full queue: {@code onWritable} is due once the queue drains to half. */
+    boolean overHighWater;
+  }
 
   /** Sends in flight a connection's first pending deque holds before it grows. */
   private static final int INITIAL_PENDING = 4;
 
   private static final VarHandle CLOSED;
+  private static final VarHandle LOCK;
 
   static {
     try {
-      CLOSED =
-          MethodHandles.lookup().findVarHandle(Connection.class, "closed", CompletableFuture.class);
+      MethodHandles.Lookup lookup = MethodHandles.lookup();
+      CLOSED = lookup.findVarHandle(Connection.class, "closed", CompletableFuture.class);
+      LOCK = lookup.findVarHandle(Connection.class, "lock", ReentrantLock.class);
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
     }
   }
 
   /**
-   * Creates the connection around a session whose handshake completed.
+   * Creates the connection around a session whose handshake completed; its {@link #lock} is made
+   * the first time {@link #lock()} is called. A transport built this way must go through {@link
+   * #lock()}, never the field.
    *
    * @param session the protocol session
    * @param handler where events go
    * @param config queue bounds and timeouts
    * @param subprotocol the negotiated subprotocol, or null
-   * @param extensions the negotiated extensions, as the session runs them
+   */
+  protected Connection(
+      Session session, ConnectionHandler handler, ConnectionConfig config, String subprotocol) {
+    this.session = session;
+    this.handler = handler;
+    this.config = config;
+    this.subprotocol = subprotocol;
+  }
+
+  /**
+   * Creates the connection around a session whose handshake completed, with its {@link #lock}
+   * made at once, for a transport that uses that field directly.
+   *
+   * @param session the protocol session
+   * @param handler where events go
+   * @param config queue bounds and timeouts
+   * @param subprotocol the negotiated subprotocol, or null
+   * @param extensions the negotiated extensions, as the session runs them (their names are read
+   *     from the session)
    */
   protected Connection(
       Session session,
@@ -88,12 +125,45 @@ public abstract class Connection {
       ConnectionConfig config,
       String subprotocol,
       List<Extension> extensions) {
-    this.session = session;
-    this.handler = handler;
-    this.config = config;
-    this.subprotocol = subprotocol;
-    this.extensionNames =
-        extensions.isEmpty() ? List.of() : extensions.stream().map(Extension::name).toList();
+    this(session, handler, config, subprotocol);
+    this.lock = new ReentrantLock();
+  }
+
+  /**
+   * Returns the lock that guards the session, making it at the first call. An idle connection
+   * never needs one, and most connections are idle most of the time: the lock is made by whichever
+   * thread first sends, receives or asks for the state. Racing threads agree on one lock (a
+   * compare-and-set); the read is an acquire, a plain load on x86.
+   *
+   * @return the connection's lock
+   */
+  protected final ReentrantLock lock() {
+    ReentrantLock l = (ReentrantLock) LOCK.getAcquire(this);
+    return l != null ? l : makeLock();
+  }
+
+  private ReentrantLock makeLock() {
+    ReentrantLock made = new ReentrantLock();
+    ReentrantLock raced = (ReentrantLock) LOCK.compareAndExchange(this, null, made);
+    return raced != null ? raced : made;
+  }
+
+  /** The sends and writes in flight, made at the first; call with the lock held. */
+  private Sends sends() {
+    Sends s = sends;
+    if (s == null) {
+      s = sends = new Sends();
+    }
+    return s;
+  }
+
+  /** The adapter of session events, made at the first; call with the lock held. */
+  private Events events() {
+    Events e = events;
+    if (e == null) {
+      e = events = new Events();
+    }
+    return e;
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -169,6 +239,7 @@ public abstract class Connection {
    */
   public CompletableFuture<Void> close(int code, String reason) {
     boolean started;
+    ReentrantLock lock = lock();
     lock.lock();
     try {
       started = session.state() == Session.State.OPEN;
@@ -220,6 +291,7 @@ public abstract class Connection {
    * @return the outbound queue's size
    */
   public long queuedBytes() {
+    ReentrantLock lock = lock();
     lock.lock();
     try {
       return session.outboundBytes();
@@ -234,6 +306,7 @@ public abstract class Connection {
    * @return true while open
    */
   public boolean isOpen() {
+    ReentrantLock lock = lock();
     lock.lock();
     try {
       return session.state() == Session.State.OPEN;
@@ -257,7 +330,7 @@ public abstract class Connection {
    * @return for example {@code [permessage-deflate]}
    */
   public List<String> extensions() {
-    return extensionNames;
+    return session.extensionNames();
   }
 
   /**
@@ -276,6 +349,7 @@ public abstract class Connection {
 
   private CompletableFuture<Void> send(long size, Runnable encode) {
     CompletableFuture<Void> future = new CompletableFuture<>();
+    ReentrantLock lock = lock();
     lock.lock();
     try {
       Session.State state = session.state();
@@ -285,15 +359,12 @@ public abstract class Connection {
       }
       long queued = session.outboundBytes();
       if (queued > 0 && queued + size > config.maxQueuedBytes()) {
-        overHighWater = true;
+        sends().overHighWater = true;
         return CompletableFuture.failedFuture(
             new QueueFullException(queued, size, config.maxQueuedBytes()));
       }
       encode.run(); // throws IllegalStateException / IllegalArgumentException for misuse
-      if (pending == null) {
-        pending = new ArrayDeque<>(INITIAL_PENDING);
-      }
-      pending.addLast(new Pending(session.outboundTotal(), future));
+      sends().pending.addLast(new Pending(session.outboundTotal(), future));
     } finally {
       lock.unlock();
     }
@@ -319,9 +390,10 @@ public abstract class Connection {
    */
   protected final void receive(ByteBuffer in) {
     lastReceiveNanos = System.nanoTime();
+    ReentrantLock lock = lock();
     lock.lock();
     try {
-      session.receive(in, events);
+      session.receive(in, events());
     } finally {
       lock.unlock();
     }
@@ -330,9 +402,10 @@ public abstract class Connection {
 
   /** Reports that the peer closed its side of the TCP connection (end of stream). */
   protected final void receiveEnd() {
+    ReentrantLock lock = lock();
     lock.lock();
     try {
-      session.receiveEnd(events);
+      session.receiveEnd(events());
     } finally {
       lock.unlock();
     }
@@ -348,9 +421,10 @@ public abstract class Connection {
    */
   protected final void fail(Throwable error) {
     handler.onError(this, error);
+    ReentrantLock lock = lock();
     lock.lock();
     try {
-      session.receiveEnd(events);
+      session.receiveEnd(events());
     } finally {
       lock.unlock();
     }
@@ -368,6 +442,15 @@ public abstract class Connection {
   protected final void closeForTimeout(int code, String reason) {
     handler.onError(this, new java.util.concurrent.TimeoutException(reason));
     close(code, reason);
+  }
+
+  /**
+   * Returns this end's role.
+   *
+   * @return client or server
+   */
+  protected final Role role() {
+    return session.role();
   }
 
   /**
@@ -395,6 +478,7 @@ public abstract class Connection {
    * @return true when the session is closed
    */
   protected final boolean sessionClosed() {
+    ReentrantLock lock = lock();
     lock.lock();
     try {
       return session.state() == Session.State.CLOSED;
@@ -422,7 +506,6 @@ public abstract class Connection {
    */
   protected final void written(long bytes) {
     session.written(bytes);
-    writtenTotal += bytes;
   }
 
   /**
@@ -431,12 +514,12 @@ public abstract class Connection {
    * under the write does not fail the sends it carries: the writer reports how far it got.
    */
   protected final void beginWrite() {
-    writesInFlight++;
+    sends().writesInFlight++;
   }
 
   /** Marks the end of a write begun with {@link #beginWrite()}; call with {@link #lock} held. */
   protected final void endWrite() {
-    writesInFlight--;
+    sends().writesInFlight--;
   }
 
   /**
@@ -469,33 +552,38 @@ public abstract class Connection {
     List<CompletableFuture<Void>> failed = null;
     ConnectionClosedException cause = null;
     boolean writable = false;
+    ReentrantLock lock = lock();
     lock.lock();
     try {
-      while (pending != null && !pending.isEmpty() && pending.peekFirst().target() <= writtenTotal) {
-        CompletableFuture<Void> f = pending.pollFirst().future();
-        if (first == null) {
-          first = f;
-        } else {
-          if (done == null) {
-            done = new ArrayList<>();
+      Sends s = sends;
+      if (s != null) {
+        // Every byte queued and no longer queued has been written: what the futures wait for.
+        long writtenTotal = session.outboundTotal() - session.outboundBytes();
+        ArrayDeque<Pending> pending = s.pending;
+        while (!pending.isEmpty() && pending.peekFirst().target() <= writtenTotal) {
+          CompletableFuture<Void> f = pending.pollFirst().future();
+          if (first == null) {
+            first = f;
+          } else {
+            if (done == null) {
+              done = new ArrayList<>();
+            }
+            done.add(f);
           }
-          done.add(f);
         }
-      }
-      if (failPendingAfterWrites && writesInFlight == 0) {
-        failPendingAfterWrites = false;
-        failed = new ArrayList<>();
-        if (pending != null) {
+        if (s.failPendingAfterWrites && s.writesInFlight == 0) {
+          s.failPendingAfterWrites = false;
+          failed = new ArrayList<>();
           for (Pending p : pending) {
             failed.add(p.future());
           }
           pending.clear();
+          cause = new ConnectionClosedException(session.closeCode(), session.closeReason());
         }
-        cause = new ConnectionClosedException(session.closeCode(), session.closeReason());
-      }
-      if (overHighWater && session.outboundBytes() <= config.maxQueuedBytes() / 2) {
-        overHighWater = !ioThread; // cleared by the I/O thread, which reports it
-        writable = true;
+        if (s.overHighWater && session.outboundBytes() <= config.maxQueuedBytes() / 2) {
+          s.overHighWater = !ioThread; // cleared by the I/O thread, which reports it
+          writable = true;
+        }
       }
       if (!session.hasOutbound()) {
         session.trim();
@@ -538,16 +626,18 @@ public abstract class Connection {
     boolean report;
     int code;
     String reason;
+    ReentrantLock lock = lock();
     lock.lock();
     try {
       if (session.state() != Session.State.CLOSED) {
-        session.receiveEnd(events);
+        session.receiveEnd(events());
       }
-      if (writesInFlight > 0) {
-        failPendingAfterWrites = true; // the writer completes or fails them when its write ends
-      } else if (pending != null) {
-        pending.forEach(p -> failed.add(p.future()));
-        pending.clear();
+      Sends s = sends;
+      if (s != null && s.writesInFlight > 0) {
+        s.failPendingAfterWrites = true; // the writer completes or fails them when its write ends
+      } else if (s != null) {
+        s.pending.forEach(p -> failed.add(p.future()));
+        s.pending.clear();
       }
       report = opened && !closeReported;
       closeReported = true;
@@ -581,6 +671,7 @@ public abstract class Connection {
     // onClose is reported when the session closes, not only when the socket does.
     int code = 0;
     String reason = null;
+    ReentrantLock lock = lock();
     lock.lock();
     try {
       if (session.state() == Session.State.CLOSED && !closeReported && opened) {
@@ -605,7 +696,8 @@ public abstract class Connection {
    *     {@code onError}, on the I/O thread
    */
   protected final boolean inEvent() {
-    return eventThread == Thread.currentThread();
+    Events e = events; // a racy read: a thread that sees null is not the one in an event
+    return e != null && e.thread == Thread.currentThread();
   }
 
   /**
@@ -616,6 +708,12 @@ public abstract class Connection {
    * handler to act on (send, close) from the same thread; other threads may act on it too.
    */
   private final class Events implements SessionListener {
+    /** The connection's lock, which exists by the time an event is adapted. */
+    private final ReentrantLock lock = lock();
+
+    /** The I/O thread while it runs a handler's event; read by {@link #inEvent()}. */
+    volatile Thread thread;
+
     @Override
     public void onMessage(Opcode type, ByteBuffer payload) {
       beginEvent();
@@ -658,11 +756,11 @@ public abstract class Connection {
 
     private void beginEvent() {
       lock.unlock();
-      eventThread = Thread.currentThread();
+      thread = Thread.currentThread();
     }
 
     private void endEvent() {
-      eventThread = null;
+      thread = null;
       lock.lock();
     }
   }

@@ -3,7 +3,10 @@ package dev.wsjava.session;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.wsjava.extension.ByteSink;
+import dev.wsjava.extension.Extension;
 import dev.wsjava.protocol.Opcode;
+import dev.wsjava.protocol.ProtocolException;
 import dev.wsjava.protocol.Role;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -306,5 +309,134 @@ class SessionTest {
     s.sendMessage(Opcode.BINARY, ByteBuffer.allocate(100_000));
     List<Wire.Sent> sent = Wire.drain(s);
     assertThat(sent).singleElement().satisfies(f -> assertThat(f.payload()).hasSize(100_000));
+  }
+
+  // ---- an idle session holds neither half; each is made, and works, at its first use ----
+
+  @Test
+  void anIdleSessionHoldsNeitherHalfAndAnswersQuestionsAboutItsQueue() {
+    Session s = server();
+    assertThat(s.madeInbound()).isFalse();
+    assertThat(s.madeOutbound()).isFalse();
+    assertThat(s.hasOutbound()).isFalse();
+    assertThat(s.outboundBytes()).isZero();
+    assertThat(s.outboundTotal()).isZero();
+    assertThat(s.gatherOutbound(new ByteBuffer[4], 0)).isZero();
+    s.written(0);
+    s.trim();
+    assertThat(s.state()).isEqualTo(Session.State.OPEN);
+    assertThat(s.closeCode()).isEqualTo(1006);
+    assertThat(s.closeReason()).isEmpty();
+    assertThat(s.madeInbound()).isFalse();
+    assertThat(s.madeOutbound()).isFalse();
+  }
+
+  @Test
+  void theFirstMessageAfterIdleIsDeliveredEvenWhenItsFirstReadHoldsOneByte() {
+    Session s = server();
+    byte[] frame = new Wire(Role.SERVER).frame(0x81, "first").bytes();
+    s.receive(ByteBuffer.wrap(frame, 0, 1), events);
+    assertThat(events.events).isEmpty();
+    assertThat(s.madeInbound()).isTrue();
+    s.receive(ByteBuffer.wrap(frame, 1, frame.length - 1), events);
+    assertThat(events.events).containsExactly("text:first");
+    assertThat(s.madeOutbound()).as("receiving a message queues nothing").isFalse();
+  }
+
+  @Test
+  void theFirstTextAfterBinaryMessagesIsStillCheckedForUtf8() {
+    Session s = server();
+    byte[] overlongNul = {(byte) 0xC0, (byte) 0x80};
+    s.receive(new Wire(Role.SERVER).frame(0x82, "bin").frame(0x81, overlongNul).buffer(), events);
+    assertThat(events.events).containsExactly("binary:3", "failure:1007");
+  }
+
+  @Test
+  void theFirstSendAfterIdleIsQueuedAndAClientMasksIt() throws Exception {
+    for (Session s : List.of(server(), client())) {
+      s.sendText("hello");
+      assertThat(s.madeOutbound()).isTrue();
+      assertThat(s.madeInbound()).as("sending parses nothing").isFalse();
+      assertThat(Wire.drain(s)) // the peer's parser refuses frames masked the wrong way
+          .singleElement()
+          .satisfies(f -> assertThat(f.text()).isEqualTo("hello"));
+    }
+  }
+
+  @Test
+  void theFirstPingAfterIdleIsAnsweredAndReported() throws Exception {
+    Session s = server();
+    s.receive(new Wire(Role.SERVER).frame(0x89, "are you there").buffer(), events);
+    assertThat(events.events).containsExactly("ping:are you there");
+    assertThat(Wire.drain(s)).singleElement().satisfies(f -> {
+      assertThat(f.opcode()).isEqualTo(Opcode.PONG);
+      assertThat(f.text()).isEqualTo("are you there");
+    });
+  }
+
+  @Test
+  void aSessionClosedWhileIdleSendsItsCloseAndEndsWithThePeersAnswer() throws Exception {
+    Session s = client();
+    s.close(1001, "going");
+    assertThat(s.state()).isEqualTo(Session.State.CLOSE_SENT);
+    assertThat(Wire.drain(s)).singleElement().satisfies(f -> {
+      assertThat(f.opcode()).isEqualTo(Opcode.CLOSE);
+      assertThat(f.closeCode()).isEqualTo(1001);
+    });
+    s.receive(new Wire(Role.CLIENT).close(1001, "").buffer(), events);
+    assertThat(s.state()).isEqualTo(Session.State.CLOSED);
+    assertThat(s.closeCode()).isEqualTo(1001);
+    assertThat(events.events).containsExactly("close:1001");
+  }
+
+  @Test
+  void aPeersCloseWhileIdleIsEchoed() throws Exception {
+    Session s = server();
+    s.receive(new Wire(Role.SERVER).close(1000, "bye").buffer(), events);
+    assertThat(events.events).containsExactly("close:1000:bye");
+    assertThat(s.closeReason()).isEqualTo("bye");
+    assertThat(Wire.drain(s))
+        .singleElement()
+        .satisfies(f -> assertThat(f.closeCode()).isEqualTo(1000));
+  }
+
+  @Test
+  void aStreamEndingWhileIdleIs1006AndMakesNeitherHalf() {
+    Session s = server();
+    s.receiveEnd(events);
+    assertThat(events.events).containsExactly("close:1006");
+    assertThat(s.state()).isEqualTo(Session.State.CLOSED);
+    s.receive(new Wire(Role.SERVER).frame(0x81, "late").buffer(), events);
+    assertThat(events.events).containsExactly("close:1006");
+    assertThat(s.madeInbound()).isFalse();
+    assertThat(s.madeOutbound()).isFalse();
+  }
+
+  @Test
+  void extensionsThatClaimTheSameRsvBitAreRefusedAtOnceNotAtTheFirstFrame() {
+    Extension a = new RsvOnly("a", Extension.RSV1);
+    Extension b = new RsvOnly("b", Extension.RSV1);
+    assertThatThrownBy(() -> new Session(Role.SERVER, SessionConfig.DEFAULTS, List.of(a, b)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("extension b");
+  }
+
+  /** An extension that only claims an RSV bit. */
+  private record RsvOnly(String name, int rsvBits) implements Extension {
+    @Override
+    public void decode(int messageRsv, boolean fin, ByteBuffer payload, ByteSink out)
+        throws ProtocolException {
+      out.accept(payload);
+    }
+
+    @Override
+    public int encode(boolean first, boolean fin, ByteBuffer payload, ByteSink out)
+        throws ProtocolException {
+      out.accept(payload);
+      return 0;
+    }
+
+    @Override
+    public void close() {}
   }
 }

@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
 /**
@@ -34,6 +35,10 @@ import java.util.function.Consumer;
  *
  * <p>Closing: once the session is closed and its queue written, a server closes TCP at once; a
  * client waits up to the close timeout for the server to close first (RFC 6455 §7.1.1).
+ *
+ * <p>Memory: an idle connection holds no buffer, no lock and no timer, and its session neither a
+ * parser nor a queue; each is made at its first use (see the fields). It is this object, its
+ * session and the API's facade, about 170 bytes beside the JDK's socket.
  *
  * <p>Thread-safety: the {@link Connection} methods are safe from any thread; everything else runs
  * on the loop thread.
@@ -59,13 +64,13 @@ final class NioConnection extends Connection implements Selectable, Runnable {
     }
   }
 
+  // What an idle connection holds is counted in bytes (thousands of them wait on a server): the
+  // socket is reached through its key, plain TCP needs no stream object, the local address is asked
+  // of the socket, the role of the session, and timers exist only once one is armed.
   private final EventLoop loop;
-  private final SocketChannel channel;
-  private final SelectionKey key;
-  private final Io io;
-  private final boolean server; // the role: a server closes TCP first
-  private final SocketAddress remote;
-  private final SocketAddress local;
+  private final SelectionKey key; // its channel is the socket: see channel()
+  private final TlsIo tls; // the TLS stream over the socket; null for plain TCP
+  private final SocketAddress remote; // kept: a closed channel no longer tells it
   private final Consumer<NioConnection> onSocketClosed;
   /** Whether this connection, as its own flush task, waits in the loop's queue; see {@link #run}. */
   private volatile boolean flushScheduled;
@@ -79,11 +84,27 @@ final class NioConnection extends Connection implements Selectable, Runnable {
   private boolean closed;
   private boolean sessionFinished;
   private boolean peerEnded; // end of stream came while our close answer still waited to be written
-  private Timer closeTimer;
-  private Timer idleTimer;
-  private Timer pingTimer;
-  private boolean pingOutstanding;
-  private long pingSentAt;
+  private Timers timers; // made when the first timer is armed: see timers()
+
+  /**
+   * The connection's timers and the ping in flight. With the default config (no idle timeout, no
+   * pings) they are made only when a close waits for its answer.
+   */
+  private static final class Timers {
+    Timer close;
+    Timer idle;
+    Timer ping;
+    boolean pingOutstanding;
+    long pingSentAt;
+
+    void cancel() {
+      for (Timer t : new Timer[] {close, idle, ping}) {
+        if (t != null) {
+          t.cancel();
+        }
+      }
+    }
+  }
 
   /**
    * Creates the connection after a completed handshake; call {@link #start} next, on the loop.
@@ -91,7 +112,7 @@ final class NioConnection extends Connection implements Selectable, Runnable {
    * @param loop the owning loop
    * @param channel the socket
    * @param key the socket's key with the loop's selector
-   * @param io plain or TLS stream over the socket
+   * @param io plain or TLS stream over the socket (only a TLS one is kept)
    * @param role client or server
    * @param config queue bounds and timeouts
    * @param handler where events go
@@ -110,14 +131,11 @@ final class NioConnection extends Connection implements Selectable, Runnable {
       String subprotocol,
       List<Extension> extensions,
       Consumer<NioConnection> onSocketClosed) {
-    super(session(loop, role, config, extensions), handler, config, subprotocol, extensions);
+    super(session(loop, role, config, extensions), handler, config, subprotocol);
     this.loop = loop;
-    this.channel = channel;
     this.key = key;
-    this.io = io;
-    this.server = role == Role.SERVER;
+    this.tls = io instanceof TlsIo t ? t : null; // plain TCP: the socket is used directly
     this.remote = addressOf(channel, true);
-    this.local = addressOf(channel, false);
     this.onSocketClosed = onSocketClosed;
   }
 
@@ -173,8 +191,13 @@ final class NioConnection extends Connection implements Selectable, Runnable {
       closeNow();
       return;
     }
-    flush();
-    if (!closed && io.hasBufferedInput()) {
+    if (flushAgain) {
+      // Only what the leftover bytes queued (replies, or sends of the events they made) waits: a
+      // send of onOpen's was written at once. An idle connection writes nothing here, and so
+      // never needs its lock.
+      flush();
+    }
+    if (!closed && hasBufferedInput()) {
       loop.execute(this::onReadable);
     }
   }
@@ -186,7 +209,44 @@ final class NioConnection extends Connection implements Selectable, Runnable {
 
   @Override
   public SocketAddress localAddress() {
-    return local;
+    return addressOf(channel(), false);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // The byte stream: the socket itself for plain TCP, else TLS over it
+
+  private SocketChannel channel() {
+    return (SocketChannel) key.channel();
+  }
+
+  private int read(ByteBuffer dst) throws IOException {
+    return tls == null ? channel().read(dst) : tls.read(dst);
+  }
+
+  private long write(ByteBuffer[] srcs, int length) throws IOException {
+    return tls == null ? PlainIo.write(channel(), srcs, 0, length) : tls.write(srcs, 0, length);
+  }
+
+  /** Whether TLS holds encrypted bytes the socket has not taken yet. */
+  private boolean hasPendingOutput() {
+    return tls != null && tls.hasPendingOutput();
+  }
+
+  /** Whether TLS holds decrypted bytes already read from the socket. */
+  private boolean hasBufferedInput() {
+    return tls != null && tls.hasBufferedInput();
+  }
+
+  private int minReadBuffer() {
+    return tls == null ? 0 : tls.minReadBuffer();
+  }
+
+  private void closeStream() {
+    if (tls != null) {
+      tls.close();
+    } else {
+      PlainIo.close(channel());
+    }
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -213,13 +273,13 @@ final class NioConnection extends Connection implements Selectable, Runnable {
     }
     busy = true;
     // The size is worked out per readiness event rather than kept: one int less per connection.
-    ByteBuffer buf = loop.pool().acquire(Math.max(config().readBufferSize(), io.minReadBuffer()));
+    ByteBuffer buf = loop.pool().acquire(Math.max(config().readBufferSize(), minReadBuffer()));
     boolean end = false;
     Exception error = null;
     try {
       for (int i = 0; i < MAX_READS_PER_EVENT && !closeRequested && !readPaused; i++) {
         buf.clear();
-        int n = io.read(buf);
+        int n = read(buf);
         if (n < 0) {
           end = true;
           break;
@@ -229,7 +289,7 @@ final class NioConnection extends Connection implements Selectable, Runnable {
         }
         buf.flip();
         receive(buf);
-        if (n < buf.capacity() - io.minReadBuffer() && !io.hasBufferedInput()) {
+        if (n < buf.capacity() - minReadBuffer() && !hasBufferedInput()) {
           // A short read drained the socket. With nothing to answer, go back to the selector;
           // else write the answers now and read once more: a pipelining peer's next bytes have
           // often arrived meanwhile, and a read costs less than a turn of the selector.
@@ -260,10 +320,10 @@ final class NioConnection extends Connection implements Selectable, Runnable {
     } else if (closeRequested) {
       closeNow();
     } else {
-      if (flushAgain || io.hasPendingOutput()) {
+      if (flushAgain || hasPendingOutput()) {
         flush(); // replies the read queued, or TLS records the engine wrapped while reading
       }
-      if (!closed && !readPaused && io.hasBufferedInput()) {
+      if (!closed && !readPaused && hasBufferedInput()) {
         loop.execute(this::onReadable);
       }
     }
@@ -271,9 +331,10 @@ final class NioConnection extends Connection implements Selectable, Runnable {
 
   /** Whether the closing handshake is done but our close frame still waits in a full socket. */
   private boolean closeAnswerPending() {
+    ReentrantLock lock = lock();
     lock.lock();
     try {
-      return sessionClosed() && (hasOutbound() || io.hasPendingOutput());
+      return sessionClosed() && (hasOutbound() || hasPendingOutput());
     } finally {
       lock.unlock();
     }
@@ -319,7 +380,7 @@ final class NioConnection extends Connection implements Selectable, Runnable {
     }
     readPaused = paused;
     updateInterest();
-    if (!paused && io.hasBufferedInput()) {
+    if (!paused && hasBufferedInput()) {
       loop.execute(this::onReadable);
     }
   }
@@ -349,12 +410,13 @@ final class NioConnection extends Connection implements Selectable, Runnable {
    * @return true when nothing is left for the loop to write
    */
   private boolean writeThrough() {
-    if (!io.writesFromAnyThread()) {
-      return false;
+    if (tls != null) {
+      return false; // the engine's state belongs to the loop
     }
     ByteBuffer[] gather = new ByteBuffer[WRITE_THROUGH_BUFFERS];
     long wrote = 0;
     boolean rest;
+    ReentrantLock lock = lock();
     lock.lock();
     try {
       if (!isOpen()) {
@@ -362,7 +424,7 @@ final class NioConnection extends Connection implements Selectable, Runnable {
       }
       int n = gatherOutbound(gather);
       if (n > 0) {
-        wrote = io.write(gather, 0, n);
+        wrote = write(gather, n);
         if (wrote > 0) {
           written(wrote);
         }
@@ -438,7 +500,7 @@ final class NioConnection extends Connection implements Selectable, Runnable {
 
   /** Writes until the queue is empty or the socket is full. */
   private void writeOut() throws IOException {
-    if (io.hasPendingOutput() && !io.flush()) {
+    if (hasPendingOutput() && !tls.flush()) {
       wantWrite(true);
       return;
     }
@@ -448,6 +510,7 @@ final class NioConnection extends Connection implements Selectable, Runnable {
       boolean more;
       boolean full = false;
       int n = 0;
+      ReentrantLock lock = lock();
       lock.lock();
       try {
         n = gatherOutbound(gather);
@@ -456,11 +519,11 @@ final class NioConnection extends Connection implements Selectable, Runnable {
           for (int i = 0; i < n; i++) {
             total += gather[i].remaining();
           }
-          wrote = io.write(gather, 0, n);
+          wrote = write(gather, n);
           if (wrote > 0) {
             written(wrote);
           }
-          full = wrote < total || io.hasPendingOutput();
+          full = wrote < total || hasPendingOutput();
         }
         more = hasOutbound();
       } finally {
@@ -478,14 +541,14 @@ final class NioConnection extends Connection implements Selectable, Runnable {
         return;
       }
     }
-    if (io.hasPendingOutput()) {
+    if (hasPendingOutput()) {
       wantWrite(true);
       return;
     }
     wantWrite(false);
     if (!sessionFinished && sessionClosed()) {
       sessionFinished = true;
-      if (server || peerEnded) {
+      if (role() == Role.SERVER || peerEnded) {
         closeRequested = true; // the server closes TCP first (RFC 6455 §7.1.1)
       } else {
         armCloseTimer(config().closeTimeout()); // the client waits for the server's FIN
@@ -541,9 +604,16 @@ final class NioConnection extends Connection implements Selectable, Runnable {
   }
 
   private void armCloseTimer(Duration timeout) {
-    if (!closed && closeTimer == null) {
-      closeTimer = loop.schedule(timeout, this::closeSocket);
+    if (!closed && (timers == null || timers.close == null)) {
+      timers().close = loop.schedule(timeout, this::closeSocket);
     }
+  }
+
+  private Timers timers() {
+    if (timers == null) {
+      timers = new Timers();
+    }
+    return timers;
   }
 
   private void closeNow() {
@@ -552,13 +622,11 @@ final class NioConnection extends Connection implements Selectable, Runnable {
     }
     closed = true;
     closeRequested = false;
-    for (Timer t : new Timer[] {closeTimer, idleTimer, pingTimer}) {
-      if (t != null) {
-        t.cancel();
-      }
+    if (timers != null) {
+      timers.cancel();
     }
     key.cancel();
-    io.close();
+    closeStream();
     try {
       socketClosed();
     } finally {
@@ -583,7 +651,7 @@ final class NioConnection extends Connection implements Selectable, Runnable {
    * @return for example {@code TLSv1.3}; null for plain TCP
    */
   String tlsProtocol() {
-    return io.protocol();
+    return tls == null ? null : tls.protocol();
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -591,12 +659,12 @@ final class NioConnection extends Connection implements Selectable, Runnable {
 
   private void armKeepalive() {
     long idle = config().idleTimeout().toNanos();
-    if (idle > 0) {
-      idleTimer = loop.scheduleAt(lastReceiveNanos() + idle, this::checkIdle);
-    }
     long ping = config().pingInterval().toNanos();
+    if (idle > 0) {
+      timers().idle = loop.scheduleAt(lastReceiveNanos() + idle, this::checkIdle);
+    }
     if (ping > 0) {
-      pingTimer = loop.scheduleAt(lastReceiveNanos() + ping, this::checkPing);
+      timers().ping = loop.scheduleAt(lastReceiveNanos() + ping, this::checkPing);
     }
   }
 
@@ -615,7 +683,7 @@ final class NioConnection extends Connection implements Selectable, Runnable {
       }
       return;
     }
-    idleTimer = loop.scheduleAt(last + idle, this::checkIdle);
+    timers.idle = loop.scheduleAt(last + idle, this::checkIdle);
   }
 
   /**
@@ -629,34 +697,35 @@ final class NioConnection extends Connection implements Selectable, Runnable {
     long interval = config().pingInterval().toNanos();
     long deadline = config().deadPeerTimeout().toNanos();
     long now = System.nanoTime();
+    Timers t = timers; // made by armKeepalive()
     if (readPaused) {
-      pingOutstanding = false; // a pong could not be read: judge again once reading resumes
-      pingTimer = loop.scheduleAt(now + interval, this::checkPing);
+      t.pingOutstanding = false; // a pong could not be read: judge again once reading resumes
+      t.ping = loop.scheduleAt(now + interval, this::checkPing);
       return;
     }
     long last = lastReceiveNanos();
-    if (pingOutstanding) {
-      if (last - pingSentAt > 0) {
-        pingOutstanding = false; // something arrived since the ping: alive
-      } else if (now - pingSentAt >= deadline) {
+    if (t.pingOutstanding) {
+      if (last - t.pingSentAt > 0) {
+        t.pingOutstanding = false; // something arrived since the ping: alive
+      } else if (now - t.pingSentAt >= deadline) {
         failDeadPeer();
         return;
       } else {
-        pingTimer = loop.scheduleAt(pingSentAt + deadline, this::checkPing);
+        t.ping = loop.scheduleAt(t.pingSentAt + deadline, this::checkPing);
         return;
       }
     }
     if (now - last >= interval && isOpen()) {
       try {
         sendPing(EMPTY.duplicate());
-        pingOutstanding = true;
-        pingSentAt = now;
+        t.pingOutstanding = true;
+        t.pingSentAt = now;
       } catch (IllegalStateException e) {
         return; // closing: the close timeout takes over
       }
-      pingTimer = loop.scheduleAt(now + deadline, this::checkPing);
+      t.ping = loop.scheduleAt(now + deadline, this::checkPing);
     } else {
-      pingTimer = loop.scheduleAt(last + interval, this::checkPing);
+      t.ping = loop.scheduleAt(last + interval, this::checkPing);
     }
   }
 

@@ -4,7 +4,11 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 
-/** Plain TCP: reads and writes go straight to the socket. */
+/**
+ * Plain TCP: reads and writes go straight to the socket. Used while the handshake is read; an
+ * open WebSocket connection uses its socket itself (see {@link NioConnection}) through the static
+ * methods here, with no object of its own.
+ */
 final class PlainIo extends Io {
 
   PlainIo(SocketChannel channel) {
@@ -28,6 +32,12 @@ final class PlainIo extends Io {
 
   @Override
   long write(ByteBuffer[] srcs, int offset, int length) throws IOException {
+    return write(channel, srcs, offset, length);
+  }
+
+  /** A gathering write, or a plain one for a single buffer (the JDK's cheaper path). */
+  static long write(SocketChannel channel, ByteBuffer[] srcs, int offset, int length)
+      throws IOException {
     return length == 1 ? channel.write(srcs[offset]) : channel.write(srcs, offset, length);
   }
 
@@ -58,6 +68,11 @@ final class PlainIo extends Io {
 
   @Override
   void close() {
+    close(channel);
+  }
+
+  /** Closes the socket, ignoring an error: nothing is left to do with it. */
+  static void close(SocketChannel channel) {
     try {
       channel.close();
     } catch (IOException ignored) {

@@ -1,0 +1,254 @@
+package dev.wsjava.session;
+
+import dev.wsjava.extension.ByteSink;
+import dev.wsjava.extension.Extension;
+import dev.wsjava.protocol.CloseCode;
+import dev.wsjava.protocol.CloseFrame;
+import dev.wsjava.protocol.FrameParser;
+import dev.wsjava.protocol.LimitExceededException;
+import dev.wsjava.protocol.Opcode;
+import dev.wsjava.protocol.ProtocolException;
+import dev.wsjava.protocol.Role;
+import dev.wsjava.protocol.Utf8Validator;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+
+/**
+ * The receiving half of a {@link Session} (RFC 6455 §5.2-§5.6, §8.1): the frame parser and the
+ * message being read. It turns parsed frames into messages: checks the message size and the UTF-8
+ * of text as it arrives, runs the negotiated extensions' decoders, and assembles fragments (or
+ * streams them); it gathers the payload of a control frame for the session, which owns what control
+ * frames do.
+ *
+ * <p>A session makes it when the first byte arrives after the handshake: an idle connection holds
+ * no parser, no buffers and no validator.
+ *
+ * <p>Not thread-safe: the session's reading thread only.
+ */
+final class Inbound {
+  private static final ByteBuffer EMPTY = ByteBuffer.allocate(0);
+  private static final byte[] NO_BYTES = new byte[0];
+  private static final ByteSink[] NO_SINKS = new ByteSink[0];
+  /** The longest control frame payload (RFC 6455 §5.5). */
+  private static final int MAX_CONTROL = 125;
+  /** A reassembly buffer larger than this is dropped after its message, so idle memory stays low. */
+  static final int KEEP_ASSEMBLY = 16 * 1024;
+  /** The largest array the JVM reliably allocates. */
+  private static final long MAX_ARRAY = Integer.MAX_VALUE - 8;
+
+  final FrameParser parser;
+  private final Extension[] extensions;
+  private final ByteSink[] decodeSinks;
+  private final long maxMessage;
+  private final boolean streamMessages;
+
+  /** Where events go during {@link Session#receive}; null between calls. */
+  SessionListener listener;
+
+  /** The peer's close frame, or the code and reason of the violation that failed the connection. */
+  CloseFrame closedWith;
+
+  // The data message being read.
+  private Opcode messageType;
+  private int messageRsv;
+  private long messageSize;
+  private boolean messageFinSignalled;
+  private boolean messageDelivered;
+  private byte[] assembly = NO_BYTES;
+  private int assemblyLength;
+  private Utf8Validator utf8; // made at the first text message: many connections see none
+
+  // The control frame being read (at most 125 bytes); made at the first: most never see one.
+  private byte[] control;
+  private int controlLength;
+
+  /**
+   * Makes the receiving half of a session.
+   *
+   * @param role the session's role (what masking to expect)
+   * @param config the limits and whether to stream messages
+   * @param extensions the negotiated extensions, whose RSV bits the session checked
+   * @param rsvBits the RSV bits those extensions own
+   */
+  Inbound(Role role, SessionConfig config, Extension[] extensions, int rsvBits) {
+    this.parser = new FrameParser(role, config.limits());
+    parser.allowRsv(rsvBits);
+    this.extensions = extensions;
+    this.maxMessage = config.limits().maxMessageSize();
+    this.streamMessages = config.streamMessages();
+    int n = extensions.length;
+    this.decodeSinks = n == 0 ? NO_SINKS : new ByteSink[n];
+    for (int i = 0; i < n; i++) {
+      int next = i - 1;
+      decodeSinks[i] = chunk -> decode(next, chunk, false);
+    }
+  }
+
+  /** At a frame header: starts a message, or a control frame's payload. */
+  void onHeader() {
+    Opcode op = parser.opcode();
+    if (op.isControl()) {
+      controlLength = 0;
+      return;
+    }
+    if (op != Opcode.CONTINUATION) {
+      messageType = op;
+      messageRsv = parser.rsv();
+      messageSize = 0;
+      messageFinSignalled = false;
+      messageDelivered = false;
+      assemblyLength = 0;
+      if (op == Opcode.TEXT) {
+        if (utf8 == null) {
+          utf8 = new Utf8Validator();
+        } else {
+          utf8.reset();
+        }
+      }
+    }
+  }
+
+  /** Takes a chunk of the current frame's payload. */
+  void onPayload(ByteBuffer chunk) throws ProtocolException {
+    Opcode op = parser.opcode();
+    if (op.isControl()) {
+      int n = chunk.remaining();
+      if (control == null) {
+        control = new byte[MAX_CONTROL];
+      }
+      chunk.get(control, controlLength, n);
+      controlLength += n;
+      return;
+    }
+    boolean last = parser.fin() && parser.payloadRemaining() == 0;
+    if (last
+        && messageRsv == 0
+        && op != Opcode.CONTINUATION
+        && !streamMessages
+        && chunk.remaining() == parser.payloadLength()) {
+      // The whole message is in this one chunk: check it and hand it over without a copy.
+      checkDecoded(chunk);
+      checkTextComplete();
+      messageFinSignalled = true;
+      messageDelivered = true;
+      listener.onMessage(messageType, chunk);
+      return;
+    }
+    if (messageRsv == 0 || extensions.length == 0) {
+      deliverDecoded(chunk);
+    } else {
+      decode(extensions.length - 1, chunk, last);
+    }
+    messageFinSignalled |= last;
+  }
+
+  /**
+   * Returns the payload of the control frame just read.
+   *
+   * @return a view of it, valid until the next frame
+   */
+  ByteBuffer controlPayload() {
+    return controlLength == 0 ? EMPTY.duplicate() : ByteBuffer.wrap(control, 0, controlLength);
+  }
+
+  /** At the end of a data frame: a final one ends the message, which is delivered now. */
+  void onDataFrameEnd() throws ProtocolException {
+    if (!parser.fin()) {
+      return;
+    }
+    if (!messageFinSignalled && messageRsv != 0 && extensions.length > 0) {
+      decode(extensions.length - 1, EMPTY, true);
+    }
+    checkTextComplete();
+    if (messageDelivered) {
+      return;
+    }
+    if (streamMessages) {
+      listener.onMessagePart(messageType, EMPTY.duplicate(), true);
+    } else {
+      ByteBuffer message = ByteBuffer.wrap(assembly, 0, assemblyLength);
+      listener.onMessage(messageType, message);
+      if (assembly.length > KEEP_ASSEMBLY) {
+        assembly = NO_BYTES;
+      }
+    }
+    assemblyLength = 0;
+  }
+
+  /** At the end of a text message: it must not stop inside a UTF-8 sequence. */
+  private void checkTextComplete() throws ProtocolException {
+    if (messageType == Opcode.TEXT && !utf8.isComplete()) {
+      throw new ProtocolException(
+          CloseCode.INVALID_PAYLOAD, "text message ends inside a UTF-8 sequence (RFC 6455 §8.1)");
+    }
+  }
+
+  /** Runs inbound data through extension {@code stage} and those before it, then delivers. */
+  private void decode(int stage, ByteBuffer data, boolean fin) throws ProtocolException {
+    if (stage < 0) {
+      deliverDecoded(data);
+      return;
+    }
+    extensions[stage].decode(messageRsv, fin, data, decodeSinks[stage]);
+    if (fin && stage > 0) {
+      decode(stage - 1, EMPTY, true);
+    }
+  }
+
+  /** Takes decoded message bytes: checks size and UTF-8, then streams or assembles them. */
+  private void deliverDecoded(ByteBuffer chunk) throws ProtocolException {
+    checkDecoded(chunk);
+    if (streamMessages) {
+      listener.onMessagePart(messageType, chunk, false);
+      return;
+    }
+    int n = chunk.remaining();
+    if (assemblyLength + n > assembly.length) {
+      assembly = Arrays.copyOf(assembly, assemblyCapacity((long) assemblyLength + n));
+    }
+    chunk.get(assembly, assemblyLength, n);
+    assemblyLength += n;
+  }
+
+  /**
+   * The capacity to grow the assembly to when {@code needed} bytes must fit. An uncompressed frame
+   * announces how many bytes are still to come: the rest of the frame is reserved at once when at
+   * least a quarter of it has arrived, and until then the array grows fourfold towards it, so a
+   * large message is copied about once more instead of at every doubling, while a peer that
+   * announces a large frame and stops holds at most four times what it sent.
+   */
+  private int assemblyCapacity(long needed) {
+    long grown = Math.max(needed, Math.max(256L, 2L * assembly.length));
+    if (messageRsv == 0) {
+      long announced = needed + parser.payloadRemaining();
+      grown = Math.max(grown, Math.min(announced, 4 * needed));
+    }
+    return (int) Math.min(grown, Math.min(maxMessage, MAX_ARRAY));
+  }
+
+  /** Counts decoded bytes against the message limit and checks the UTF-8 of text. */
+  private void checkDecoded(ByteBuffer chunk) throws ProtocolException {
+    int n = chunk.remaining();
+    messageSize += n;
+    if (messageSize > maxMessage || (!streamMessages && messageSize > MAX_ARRAY)) {
+      throw new LimitExceededException(
+          CloseCode.MESSAGE_TOO_BIG, "message size", messageSize, maxMessage);
+    }
+    if (messageType == Opcode.TEXT) {
+      int bad = utf8.validate(chunk);
+      if (bad >= 0) {
+        long at = messageSize - n + (bad - chunk.position());
+        throw new ProtocolException(
+            CloseCode.INVALID_PAYLOAD,
+            "invalid UTF-8 in text message at byte " + at + " (RFC 6455 §8.1)");
+      }
+    }
+  }
+
+  /** Drops the reassembly buffer between messages, so an idle connection holds none. */
+  void trim() {
+    if (assemblyLength == 0) {
+      assembly = NO_BYTES;
+    }
+  }
+}
