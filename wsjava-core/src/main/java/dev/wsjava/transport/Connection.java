@@ -1,6 +1,5 @@
 package dev.wsjava.transport;
 
-import dev.wsjava.extension.Extension;
 import dev.wsjava.protocol.CloseCode;
 import dev.wsjava.protocol.Opcode;
 import dev.wsjava.protocol.Utf8;
@@ -40,11 +39,11 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 public abstract class Connection {
   /**
-   * Guards the session, the pending futures and the state below. Made at construction for a
-   * transport that uses this field directly; otherwise null until {@link #lock()} first makes it
-   * (an idle connection never takes it: 48 bytes saved per connection). Set once, never changed.
+   * Guards the session, the pending futures and the state below. Null until {@link #lock()} first
+   * makes it (an idle connection never takes it: 48 bytes saved per connection); set once, never
+   * changed. Read it only through {@link #lock()}.
    */
-  protected ReentrantLock lock;
+  private ReentrantLock lock;
 
   private final Session session;
   private final ConnectionHandler handler;
@@ -91,9 +90,8 @@ public abstract class Connection {
   }
 
   /**
-   * Creates the connection around a session whose handshake completed; its {@link #lock} is made
-   * the first time {@link #lock()} is called. A transport built this way must go through {@link
-   * #lock()}, never the field.
+   * Creates the connection around a session whose handshake completed; its lock is made the first
+   * time {@link #lock()} is called.
    *
    * @param session the protocol session
    * @param handler where events go
@@ -108,26 +106,6 @@ public abstract class Connection {
     this.subprotocol = subprotocol;
   }
 
-  /**
-   * Creates the connection around a session whose handshake completed, with its {@link #lock}
-   * made at once, for a transport that uses that field directly.
-   *
-   * @param session the protocol session
-   * @param handler where events go
-   * @param config queue bounds and timeouts
-   * @param subprotocol the negotiated subprotocol, or null
-   * @param extensions the negotiated extensions, as the session runs them (their names are read
-   *     from the session)
-   */
-  protected Connection(
-      Session session,
-      ConnectionHandler handler,
-      ConnectionConfig config,
-      String subprotocol,
-      List<Extension> extensions) {
-    this(session, handler, config, subprotocol);
-    this.lock = new ReentrantLock();
-  }
 
   /**
    * Returns the lock that guards the session, making it at the first call. An idle connection
@@ -488,7 +466,7 @@ public abstract class Connection {
   }
 
   /**
-   * Puts queued buffers into {@code dst} for a gathering write. Call with {@link #lock} held and
+   * Puts queued buffers into {@code dst} for a gathering write. Call with {@link #lock()} held and
    * keep it while advancing the buffers' positions; then call {@link #written}.
    *
    * @param dst where to put them
@@ -510,14 +488,14 @@ public abstract class Connection {
 
   /**
    * Marks the start of a write made outside the lock, of bytes taken from {@link
-   * #gatherOutbound}; call with {@link #lock} held. Until {@link #endWrite()}, a socket closing
+   * #gatherOutbound}; call with {@link #lock()} held. Until {@link #endWrite()}, a socket closing
    * under the write does not fail the sends it carries: the writer reports how far it got.
    */
   protected final void beginWrite() {
     sends().writesInFlight++;
   }
 
-  /** Marks the end of a write begun with {@link #beginWrite()}; call with {@link #lock} held. */
+  /** Marks the end of a write begun with {@link #beginWrite()}; call with {@link #lock()} held. */
   protected final void endWrite() {
     sends().writesInFlight--;
   }
@@ -608,7 +586,7 @@ public abstract class Connection {
   }
 
   /**
-   * Returns whether bytes wait to be written. Call with {@link #lock} held.
+   * Returns whether bytes wait to be written. Call with {@link #lock()} held.
    *
    * @return true while the queue is not empty
    */

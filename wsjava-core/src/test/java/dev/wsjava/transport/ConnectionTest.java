@@ -28,14 +28,13 @@ class ConnectionTest {
           new Session(Role.SERVER, SessionConfig.DEFAULTS, List.of()),
           new Handler(),
           ConnectionConfig.DEFAULTS,
-          null,
-          List.of());
+          null);
     }
 
     /** Writes at most {@code max} queued bytes and completes the sends they finish. */
     long writeUpTo(long max) {
       long wrote = 0;
-      lock.lock();
+      lock().lock();
       try {
         ByteBuffer[] gather = new ByteBuffer[16];
         int n = gatherOutbound(gather);
@@ -46,7 +45,7 @@ class ConnectionTest {
         }
         written(wrote);
       } finally {
-        lock.unlock();
+        lock().unlock();
       }
       completeWritten();
       return wrote;

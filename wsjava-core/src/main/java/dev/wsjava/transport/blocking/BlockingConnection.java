@@ -112,12 +112,7 @@ public final class BlockingConnection extends Connection {
       List<Extension> extensions,
       Consumer<BlockingConnection> released)
       throws IOException {
-    super(
-        new Session(role, config.session(), extensions),
-        handler,
-        config,
-        subprotocol,
-        extensions);
+    super(new Session(role, config.session(), extensions), handler, config, subprotocol);
     this.raw = raw;
     this.socket = socket;
     this.client = role == Role.CLIENT;
@@ -333,12 +328,12 @@ public final class BlockingConnection extends Connection {
       // Bytes queued by a sender whose tryLock failed while we wrote are ours to write.
       boolean more;
       boolean done;
-      lock.lock();
+      lock().lock();
       try {
         more = hasOutbound();
         done = !more && sessionClosed();
       } finally {
-        lock.unlock();
+        lock().unlock();
       }
       if (done && !client) {
         closeSocket(); // RFC 6455 §7.1.1: the server closes the TCP connection first
@@ -354,7 +349,7 @@ public final class BlockingConnection extends Connection {
     while (true) {
       int count;
       boolean closingHandshake;
-      lock.lock();
+      lock().lock();
       try {
         count = gatherOutbound(gathered);
         for (int i = 0; i < count; i++) {
@@ -366,7 +361,7 @@ public final class BlockingConnection extends Connection {
           beginWrite();
         }
       } finally {
-        lock.unlock();
+        lock().unlock();
       }
       if (count == 0) {
         return;
@@ -382,17 +377,17 @@ public final class BlockingConnection extends Connection {
           total += lengths[i];
         }
       } catch (IOException e) {
-        lock.lock();
+        lock().lock();
         try {
           endWrite();
         } finally {
-          lock.unlock();
+          lock().unlock();
         }
         Arrays.fill(gathered, 0, count, null);
         completeWritten();
         throw e;
       }
-      lock.lock();
+      lock().lock();
       try {
         for (int i = 0; i < count; i++) {
           gathered[i].position(gathered[i].position() + lengths[i]);
@@ -400,7 +395,7 @@ public final class BlockingConnection extends Connection {
         written(total);
         endWrite();
       } finally {
-        lock.unlock();
+        lock().unlock();
       }
       Arrays.fill(gathered, 0, count, null);
       completeWritten();
@@ -513,11 +508,11 @@ public final class BlockingConnection extends Connection {
 
   /** Whether the session ended with both close frames passed and nothing left to write. */
   private boolean cleanEnd() {
-    lock.lock();
+    lock().lock();
     try {
       return sessionClosed() && !hasOutbound() && writeError == null;
     } finally {
-      lock.unlock();
+      lock().unlock();
     }
   }
 }
