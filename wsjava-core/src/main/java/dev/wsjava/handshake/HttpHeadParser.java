@@ -154,9 +154,10 @@ public final class HttpHeadParser<H extends HttpHead> {
     int n = in.remaining();
     for (int i = 0; i < n; i++) {
       if (step(in.get(p + i))) {
-        byte[] head = new byte[i + 1 - headStart];
-        in.get(p + headStart, head);
-        H parsed = finish(head, 0, head.length);
+        int length = i + 1 - headStart;
+        byte[] head = scratch(length);
+        in.get(p + headStart, head, 0, length);
+        H parsed = finish(head, 0, length);
         in.position(p + i + 1);
         return parsed;
       }
@@ -167,6 +168,26 @@ public final class HttpHeadParser<H extends HttpHead> {
     in.position(in.limit());
     return null;
   }
+
+  /**
+   * An array for a head copied out of a direct buffer: parsing copies what it keeps into strings,
+   * so the copy is garbage at once. An event loop parses thousands of heads and reuses one array
+   * (per platform thread, grown to the largest head seen, which the head limit bounds); a virtual
+   * thread, which usually parses one, makes its own.
+   */
+  private static byte[] scratch(int length) {
+    if (Thread.currentThread().isVirtual()) {
+      return new byte[length];
+    }
+    byte[] a = SCRATCH.get();
+    if (a.length < length) {
+      a = new byte[Math.max(length, 2 * a.length)];
+      SCRATCH.set(a);
+    }
+    return a;
+  }
+
+  private static final ThreadLocal<byte[]> SCRATCH = ThreadLocal.withInitial(() -> new byte[512]);
 
   /**
    * Advances the scan over one byte; returns true when it ends the head.

@@ -118,6 +118,35 @@ class HttpHeadParserTest {
     }
   }
 
+  /**
+   * Heads copied out of direct buffers share one scratch array per platform thread: a long head,
+   * then a short one, then a long one again, each on this thread and on a virtual thread, must
+   * each come out as sent, with nothing left over from the one before.
+   */
+  @Test
+  void headsOfChangingSizesFromDirectBuffersEachComeOutAsSent() throws Exception {
+    String longHead = RFC_REQUEST.replace("\r\n\r\n",
+        "\r\nX-Long: " + "v".repeat(3000) + "\r\n\r\n");
+    String shortHead = "GET / HTTP/1.1\r\nHost: a\r\n\r\n";
+    List<Throwable> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
+    Runnable parseAll = () -> {
+      try {
+        for (String head : List.of(longHead, shortHead, longHead, shortHead)) {
+          byte[] wire = concat(bytes(head), FRAME);
+          ByteBuffer direct = ByteBuffer.allocateDirect(wire.length).put(wire).flip();
+          assertThat(HttpHeadParser.forRequests(HttpHeadLimits.defaults()).parse(direct))
+              .isEqualTo(parseRequest(head));
+          assertThat(remaining(direct)).isEqualTo(FRAME);
+        }
+      } catch (Throwable t) {
+        failures.add(t);
+      }
+    };
+    parseAll.run();
+    Thread.ofVirtual().start(parseAll).join();
+    assertThat(failures).isEmpty();
+  }
+
   @Test
   void aDirectBufferIsReadInPlaceWithLeadingEmptyLinesAndAnOffset() throws Exception {
     byte[] wire = concat(bytes("xx\r\n\r\n" + RFC_REQUEST), FRAME);
