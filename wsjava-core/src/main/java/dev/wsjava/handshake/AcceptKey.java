@@ -60,7 +60,10 @@ public final class AcceptKey {
    * @param offset the first index written
    */
   static void acceptInto(String secWebSocketKey, byte[] dst, int offset) {
-    Scratch s = Thread.currentThread().isVirtual() ? new Scratch() : SCRATCH.get();
+    Scratch s = SCRATCH.take();
+    if (s == null) {
+      s = new Scratch();
+    }
     for (int i = 0; i < secWebSocketKey.length(); i++) {
       char c = secWebSocketKey.charAt(i);
       s.sha1.update(c <= 0xFF ? (byte) c : (byte) '?'); // as ISO-8859-1 encodes it
@@ -73,14 +76,14 @@ public final class AcceptKey {
     }
     Base64.getEncoder().encode(s.digest, s.base64);
     System.arraycopy(s.base64, 0, dst, offset, ACCEPT_CHARS);
+    SCRATCH.give(s);
   }
 
   /**
-   * What computing one accept value needs, kept per platform thread: an event loop answers
-   * thousands of handshakes, and a fresh digest for each (the JDK's SHA-1 state, its 80-word
-   * schedule and block buffer, the output arrays) was the largest garbage of an upgrade, about
-   * 700 bytes. A virtual thread usually serves one handshake, so it makes its own (a clone of one
-   * JDK instance, which spares the provider lookup) rather than fill a thread-local it never reuses.
+   * What computing one accept value needs, kept in a {@link Stash} between handshakes: a fresh
+   * digest for each (the JDK's SHA-1 state, its 80-word schedule and block buffer, the output
+   * arrays) was the largest garbage of an upgrade, about 700 bytes. A new one is a clone of one JDK
+   * instance, which spares the provider lookup.
    */
   private static final class Scratch {
     final MessageDigest sha1;
@@ -96,7 +99,7 @@ public final class AcceptKey {
     }
   }
 
-  private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
+  private static final Stash<Scratch> SCRATCH = new Stash<>();
 
   /**
    * Makes a fresh key: 16 random bytes, base64 (RFC 6455 §4.1).

@@ -155,9 +155,17 @@ public final class HttpHeadParser<H extends HttpHead> {
     for (int i = 0; i < n; i++) {
       if (step(in.get(p + i))) {
         int length = i + 1 - headStart;
-        byte[] head = scratch(length);
+        byte[] head = SCRATCH.take();
+        if (head == null || head.length < length) {
+          head = new byte[Math.max(length, 512)];
+        }
         in.get(p + headStart, head, 0, length);
-        H parsed = finish(head, 0, length);
+        H parsed;
+        try {
+          parsed = finish(head, 0, length);
+        } finally {
+          SCRATCH.give(head);
+        }
         in.position(p + i + 1);
         return parsed;
       }
@@ -170,24 +178,11 @@ public final class HttpHeadParser<H extends HttpHead> {
   }
 
   /**
-   * An array for a head copied out of a direct buffer: parsing copies what it keeps into strings,
-   * so the copy is garbage at once. An event loop parses thousands of heads and reuses one array
-   * (per platform thread, grown to the largest head seen, which the head limit bounds); a virtual
-   * thread, which usually parses one, makes its own.
+   * The array a head read from a direct buffer is copied into: parsing copies what it keeps into
+   * strings, so the copy is garbage at once, and a server parses thousands of heads. Kept between
+   * heads, grown to the largest seen (which the head limit bounds).
    */
-  private static byte[] scratch(int length) {
-    if (Thread.currentThread().isVirtual()) {
-      return new byte[length];
-    }
-    byte[] a = SCRATCH.get();
-    if (a.length < length) {
-      a = new byte[Math.max(length, 2 * a.length)];
-      SCRATCH.set(a);
-    }
-    return a;
-  }
-
-  private static final ThreadLocal<byte[]> SCRATCH = ThreadLocal.withInitial(() -> new byte[512]);
+  private static final Stash<byte[]> SCRATCH = new Stash<>();
 
   /**
    * Advances the scan over one byte; returns true when it ends the head.

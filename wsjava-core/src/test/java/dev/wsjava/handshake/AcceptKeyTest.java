@@ -57,8 +57,8 @@ class AcceptKeyTest {
   }
 
   /**
-   * Platform threads reuse one digest each and virtual threads make their own: many threads of
-   * both kinds hashing different keys at once must each get their own key's value.
+   * Handshakes share one kept digest and make their own when it is taken: many threads of both
+   * kinds hashing different keys at once must each get their own key's value.
    */
   @Test
   void threadsOfBothKindsHashingAtOnceEachGetTheirOwnKeysValue() throws Exception {

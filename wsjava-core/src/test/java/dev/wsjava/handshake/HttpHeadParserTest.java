@@ -119,9 +119,9 @@ class HttpHeadParserTest {
   }
 
   /**
-   * Heads copied out of direct buffers share one scratch array per platform thread: a long head,
-   * then a short one, then a long one again, each on this thread and on a virtual thread, must
-   * each come out as sent, with nothing left over from the one before.
+   * Heads copied out of direct buffers reuse one kept array: a long head, then a short one, then
+   * a long one again, on this thread and then on a virtual thread, must each come out as sent,
+   * with nothing left over from the one before.
    */
   @Test
   void headsOfChangingSizesFromDirectBuffersEachComeOutAsSent() throws Exception {
