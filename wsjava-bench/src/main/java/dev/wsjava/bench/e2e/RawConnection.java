@@ -128,14 +128,14 @@ final class RawConnection {
   /** Starts keeping the window full (buffers grow to the workload's needs first). */
   void startSending() throws IOException {
     int frame = (int) Math.min(256 << 10, (long) workload.size() + MAX_HEADER);
-    int size = Math.max(4096, Math.min(256 << 10, frame * Math.min(workload.window(), 16)));
+    int size = Math.max(4096, Math.min(256 << 10, frame * workload.window()));
     if (out.capacity() < size) {
       ByteBuffer bigger = ByteBuffer.allocateDirect(size);
       out.flip();
       bigger.put(out);
       out = bigger;
     }
-    int inSize = workload.size() > 4096 ? 256 << 10 : Math.max(16 << 10, size);
+    int inSize = workload.size() > 4096 ? 256 << 10 : Math.max(16 << 10, 2 * size);
     if (in.capacity() < inSize) {
       ByteBuffer bigger = ByteBuffer.allocateDirect(inSize);
       in.flip();
