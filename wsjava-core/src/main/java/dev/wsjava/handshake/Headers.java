@@ -18,6 +18,15 @@ public final class Headers {
   private static final String[] NONE = new String[0];
   private static final Headers EMPTY = new Headers(NONE, NONE, 0);
 
+  // The visitors capture nothing (what they compare with comes as an argument), so they are made
+  // once: a handshake asks these questions on every connection, and lists and lambdas cost garbage.
+  private static final ElementVisitor ANY = (v, from, to, arg) -> true;
+  private static final ElementVisitor SAME =
+      (v, from, to, arg) -> to - from == arg.length() && v.startsWith(arg, from);
+  private static final ElementVisitor SAME_IGNORING_CASE =
+      (v, from, to, arg) ->
+          to - from == arg.length() && v.regionMatches(true, from, arg, 0, to - from);
+
   private final String[] names;
   private final String[] values;
   private final int size;
@@ -162,10 +171,14 @@ public final class Headers {
    * @return the elements in order, unmodifiable; empty when the field is absent
    */
   public List<String> tokens(String name) {
+    if (!contains(name)) {
+      return List.of();
+    }
     List<String> out = new ArrayList<>(4);
-    eachElement(
+    countElements(
         name,
-        (v, from, to) -> {
+        null,
+        (v, from, to, unused) -> {
           out.add(v.substring(from, to));
           return false;
         });
@@ -181,26 +194,36 @@ public final class Headers {
    * @return true when some element of some line matches
    */
   public boolean containsToken(String name, String token) {
-    // Compared where the elements lie: a handshake asks this several times, and lists cost.
-    return eachElement(
-        name,
-        (v, from, to) ->
-            to - from == token.length() && v.regionMatches(true, from, token, 0, to - from));
+    return countElements(name, token, SAME_IGNORING_CASE) > 0;
   }
 
-  /** Sees one list element: {@code value} from {@code from} to {@code to}; true stops the walk. */
+  /**
+   * Returns whether a comma-separated list field, across all its lines, is exactly one element
+   * equal to {@code only} (case-sensitive): {@code tokens(name).equals(List.of(only))} without
+   * making either list.
+   *
+   * @param name the field name, any case
+   * @param only the element expected
+   * @return true when the field is that one element
+   */
+  boolean isOnlyToken(String name, String only) {
+    return countElements(name, null, ANY) == 1 && countElements(name, only, SAME) == 1;
+  }
+
+  /** Sees one list element: {@code value} from {@code from} to {@code to}; true counts it. */
   @FunctionalInterface
   private interface ElementVisitor {
-    boolean visit(String value, int from, int to);
+    boolean visit(String value, int from, int to, String arg);
   }
 
   /**
    * Walks the elements of a list field across all its lines, trimmed of whitespace, skipping empty
-   * ones, until the visitor returns true.
+   * ones, and counts those the visitor accepts; {@code arg} is handed to the visitor.
    *
-   * @return whether the visitor stopped the walk
+   * @return how many elements the visitor accepted
    */
-  private boolean eachElement(String name, ElementVisitor visitor) {
+  private int countElements(String name, String arg, ElementVisitor visitor) {
+    int n = 0;
     for (int i = indexOf(name, 0); i >= 0; i = indexOf(name, i + 1)) {
       String v = values[i];
       int start = 0;
@@ -215,13 +238,13 @@ public final class Headers {
         while (to > from && HttpSyntax.isOws(v.charAt(to - 1))) {
           to--;
         }
-        if (to > from && visitor.visit(v, from, to)) {
-          return true;
+        if (to > from && visitor.visit(v, from, to, arg)) {
+          n++;
         }
         start = end + 1;
       }
     }
-    return false;
+    return n;
   }
 
   private int indexOf(String name, int from) {

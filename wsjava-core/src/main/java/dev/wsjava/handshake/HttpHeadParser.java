@@ -347,8 +347,11 @@ public final class HttpHeadParser<H extends HttpHead> {
   }
 
   private Headers parseFields(byte[] a, int p, int to) throws HttpHeadException {
-    String[] names = new String[16];
-    String[] values = new String[16];
+    // One array slot per line left (the blank last line aside, and at most one more than the
+    // limit allows, which throws): the arrays are the right size for every head, with no growing.
+    int lines = Math.max(0, Math.min(countLf(a, p, to) - 1, limits.maxHeaderCount()));
+    String[] names = new String[lines];
+    String[] values = new String[lines];
     int n = 0;
     while (true) {
       int lf = indexOfLf(a, p, to);
@@ -387,10 +390,6 @@ public final class HttpHeadParser<H extends HttpHead> {
         throw new HttpHeadException(
             HttpStatus.REQUEST_HEADER_FIELDS_TOO_LARGE,
             "more than " + limits.maxHeaderCount() + " header fields (RFC 6585 §5)");
-      }
-      if (n == names.length) {
-        names = Arrays.copyOf(names, n * 2);
-        values = Arrays.copyOf(values, n * 2);
       }
       String name = known(KNOWN_NAMES, a, nameStart, p);
       names[n] = name;
@@ -447,6 +446,16 @@ public final class HttpHeadParser<H extends HttpHead> {
       return continuation;
     }
     return continuation.isEmpty() ? previous : previous + ' ' + continuation;
+  }
+
+  private static int countLf(byte[] a, int p, int to) {
+    int n = 0;
+    for (int i = p; i < to; i++) {
+      if (a[i] == '\n') {
+        n++;
+      }
+    }
+    return n;
   }
 
   private static int indexOfLf(byte[] a, int p, int to) {

@@ -146,12 +146,12 @@ public final class ServerHandshake {
       throw refuse(HttpStatus.BAD_REQUEST, "Connection must include Upgrade (RFC 6455 §4.2.1)");
     }
     if (h.contains("Transfer-Encoding")
-        || (h.contains("Content-Length") && !h.tokens("Content-Length").equals(List.of("0")))) {
+        || (h.contains("Content-Length") && !h.isOnlyToken("Content-Length", "0"))) {
       throw refuse(
           HttpStatus.BAD_REQUEST,
           "a WebSocket upgrade request must not carry a body (RFC 6455 §4.1)");
     }
-    if (!h.tokens("Sec-WebSocket-Version").equals(List.of("13"))) {
+    if (!h.isOnlyToken("Sec-WebSocket-Version", "13")) {
       throw refuse(
           HttpStatus.UPGRADE_REQUIRED,
           "Sec-WebSocket-Version must be 13, was "
@@ -161,15 +161,13 @@ public final class ServerHandshake {
               + " (RFC 6455 §4.2.2)",
           Headers.builder().add("Sec-WebSocket-Version", "13").build());
     }
-    List<String> keys = h.all("Sec-WebSocket-Key");
-    if (keys.size() != 1) {
+    int keys = h.count("Sec-WebSocket-Key");
+    if (keys != 1) {
       throw refuse(
           HttpStatus.BAD_REQUEST,
-          "request must carry exactly one Sec-WebSocket-Key, had "
-              + keys.size()
-              + " (RFC 6455 §4.2.1)");
+          "request must carry exactly one Sec-WebSocket-Key, had " + keys + " (RFC 6455 §4.2.1)");
     }
-    String key = keys.get(0);
+    String key = h.first("Sec-WebSocket-Key");
     if (!AcceptKey.isValidKey(key)) {
       throw refuse(
           HttpStatus.BAD_REQUEST, "Sec-WebSocket-Key must be base64 of 16 bytes (RFC 6455 §4.2.1)");
@@ -189,6 +187,9 @@ public final class ServerHandshake {
   }
 
   private static String selectSubprotocol(Headers h, ServerHandshakeConfig config) throws Refusal {
+    if (!h.contains("Sec-WebSocket-Protocol")) {
+      return null; // most clients offer none: no list to make
+    }
     List<String> offered = h.tokens("Sec-WebSocket-Protocol");
     for (String p : offered) {
       if (!HttpSyntax.isToken(p)) {

@@ -60,6 +60,33 @@ class HeadersTest {
     assertThat(h.containsToken("Origin", "x")).isFalse();
   }
 
+  /** Each row: the lines of one field (separated by |), or nothing for an absent field. */
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "13", " 13 ", "13,", ",13", "13, ", "8", "13, 13", "13|13", "13|", "|13", "13, 8", "",
+        "1", "130", "x13", "<absent>"
+      })
+  void isOnlyTokenAgreesWithTheTokenList(String lines) {
+    Headers.Builder b = Headers.builder().add("Host", "h");
+    if (!lines.equals("<absent>")) {
+      for (String line : lines.split("\\|", -1)) {
+        b.add("Sec-WebSocket-Version", line);
+      }
+    }
+    Headers h = b.build();
+    assertThat(h.isOnlyToken("sec-websocket-version", "13"))
+        .as("field %s", lines)
+        .isEqualTo(h.tokens("Sec-WebSocket-Version").equals(java.util.List.of("13")));
+  }
+
+  @Test
+  void isOnlyTokenComparesCaseSensitively() {
+    Headers h = Headers.builder().add("Content-Length", "abc").build();
+    assertThat(h.isOnlyToken("Content-Length", "abc")).isTrue();
+    assertThat(h.isOnlyToken("Content-Length", "ABC")).isFalse();
+  }
+
   @Test
   void equalityIgnoresNameCaseButNotValuesOrOrder() {
     Headers a = Headers.builder().add("Host", "x").add("A", "1").build();
