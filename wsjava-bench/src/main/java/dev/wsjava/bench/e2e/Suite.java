@@ -134,19 +134,22 @@ public final class Suite {
     }
     if (!ws.isEmpty() || http) {
       log(s.name() + ": scenarios 1-4" + (http ? ", 7" : ""));
-      try (Started server = startServer(s, false, "echo")) {
-        int port = server.port();
-        if (!ws.isEmpty()) {
-          loadClient(s.name(), server, ws, scenarioOf);
-        }
-        if (http) {
-          wrk(s.name(), server);
-        }
+    }
+    // A fresh server (and load client) for every workload, as JMH forks per benchmark: code the
+    // JIT compiled for the workload before would otherwise be thrown away (deoptimized) and
+    // recompiled inside the next one's measured interval, so a figure would depend on the order.
+    for (Workload w : ws) {
+      try (Started server = startServer(s, false, "echo-" + w.id())) {
+        loadClient(s.name(), server, List.of(w), scenarioOf);
       } catch (IOException e) {
-        scenarioOf.values().forEach(sc -> results.fail(sc, s.name(), "did not start: " + e.getMessage()));
-        if (http) {
-          results.fail("7", s.name(), "did not start: " + e.getMessage());
-        }
+        results.fail(scenarioOf.get(w), s.name(), w.id() + ": did not start: " + e.getMessage());
+      }
+    }
+    if (http) {
+      try (Started server = startServer(s, false, "http")) {
+        wrk(s.name(), server);
+      } catch (IOException e) {
+        results.fail("7", s.name(), "did not start: " + e.getMessage());
       }
     }
     if (scenarios.contains("5")) {
@@ -345,35 +348,31 @@ public final class Suite {
     Peers.Server fixed = Peers.server("netty");
     log("scenario 8: client drivers against " + fixed.name());
     List<Workload> ws = List.of(Workload.LATENCY, Workload.SMALL, Workload.LARGE_64K, Workload.LARGE_1M);
-    String ids = String.join(",", ws.stream().map(Workload::id).toList());
-    try (Started server = startServer(fixed, false, "scenario8")) {
-      int port = server.port();
-      for (Peers.Client c : Peers.CLIENTS) {
-        List<String> cmd = new ArrayList<>();
-        cmd.add(Peers.javaBinary());
-        cmd.addAll(JVM_FLAGS);
-        cmd.addAll(List.of("-cp", Peers.classpath(root, c.module()), c.mainClass()));
-        cmd.addAll(c.preArgs());
-        if (c.module() == null) {
-          cmd.addAll(List.of("--port", Integer.toString(port)));
-        } else {
-          cmd.addAll(List.of("--url", "ws://127.0.0.1:" + port + "/echo"));
-        }
-        cmd.addAll(List.of("--workloads", ids, "--warmup-ms", Long.toString(warmupMs),
-            "--measure-ms", Long.toString(measureMs)));
-        try {
-          Map<String, Map<String, String>> byWorkload = new LinkedHashMap<>();
-          Map<String, String> errors = new LinkedHashMap<>();
-          parseLines(runClient(pinned(1, cmd), "client-" + c.name(), ws.size()), byWorkload, errors);
-          fileClient(c.name(), byWorkload, errors);
+    for (Peers.Client c : Peers.CLIENTS) {
+      Map<String, Map<String, String>> byWorkload = new LinkedHashMap<>();
+      Map<String, String> errors = new LinkedHashMap<>();
+      // Fresh processes on both sides for every workload, as in scenarios 1-4.
+      for (Workload w : ws) {
+        try (Started server = startServer(fixed, false, "scenario8-" + c.name() + "-" + w.id())) {
+          List<String> cmd = new ArrayList<>();
+          cmd.add(Peers.javaBinary());
+          cmd.addAll(JVM_FLAGS);
+          cmd.addAll(List.of("-cp", Peers.classpath(root, c.module()), c.mainClass()));
+          cmd.addAll(c.preArgs());
+          if (c.module() == null) {
+            cmd.addAll(List.of("--port", Integer.toString(server.port())));
+          } else {
+            cmd.addAll(List.of("--url", "ws://127.0.0.1:" + server.port() + "/echo"));
+          }
+          cmd.addAll(List.of("--workloads", w.id(), "--warmup-ms", Long.toString(warmupMs),
+              "--measure-ms", Long.toString(measureMs)));
+          parseLines(runClient(pinned(1, cmd), "client-" + c.name() + "-" + w.id(), 1),
+              byWorkload, errors);
         } catch (IOException e) {
-          results.fail("8", c.name(), e.getMessage());
+          errors.put(w.id(), e.getMessage());
         }
       }
-    } catch (IOException e) {
-      for (Peers.Client c : Peers.CLIENTS) {
-        results.fail("8", c.name(), "the fixed server did not start: " + e.getMessage());
-      }
+      fileClient(c.name(), byWorkload, errors);
     }
   }
 
@@ -486,8 +485,9 @@ public final class Suite {
     facts.add(Map.entry("targets", String.join(", ", targets)));
     facts.add(Map.entry("scenarios", String.join(", ", scenarios)));
     List<String> method = List.of(
-        "One server process at a time, started fresh for every run of every target (and again for"
-            + " scenarios 5 and 6); it prints `READY PORT` once it listens on 127.0.0.1.",
+        "One server process at a time, started fresh for every workload of every run of every"
+            + " target, with a fresh client process too (no workload runs on code the JIT shaped"
+            + " for another); it prints `READY PORT` once it listens on 127.0.0.1.",
         "Load: one raw NIO WebSocket client (`dev.wsjava.bench.e2e.LoadClient`), the same for every"
             + " server, in a separate process: handshake, masked frames, a window of messages in"
             + " flight, every echo checked byte for byte (length and content, a sequence number"
