@@ -347,8 +347,8 @@ public final class HttpHeadParser<H extends HttpHead> {
   }
 
   private Headers parseFields(byte[] a, int p, int to) throws HttpHeadException {
-    // One array slot per line left (the blank last line aside, and at most one more than the
-    // limit allows, which throws): the arrays are the right size for every head, with no growing.
+    // One array slot per line left, the blank last line aside, and no more than the header-count
+    // limit (a head with more fields throws when it reaches it): no growing, no spare slots.
     int lines = Math.max(0, Math.min(countLf(a, p, to) - 1, limits.maxHeaderCount()));
     String[] names = new String[lines];
     String[] values = new String[lines];
