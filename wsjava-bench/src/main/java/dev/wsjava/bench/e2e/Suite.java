@@ -121,6 +121,7 @@ public final class Suite {
     }
     if (scenarios.contains("2")) {
       scenarioOf.put(Workload.SMALL, "2");
+      scenarioOf.put(Workload.SMALL_DEEP, "2");
     }
     if (scenarios.contains("3")) {
       scenarioOf.put(Workload.LARGE_64K, "3");
@@ -241,6 +242,12 @@ public final class Suite {
         results.add(sc, target, "p99_us", num(r, "p99_us"));
         if (r.containsKey("server_cpu_us_per_msg")) {
           results.add(sc, target, "cpu_us_per_msg", num(r, "server_cpu_us_per_msg"));
+        }
+      }
+      case "small256" -> {
+        results.add(sc, target, "msgs_256_per_s", num(r, "msgs_per_s"));
+        if (r.containsKey("server_cpu_us_per_msg")) {
+          results.add(sc, target, "cpu_256_us_per_msg", num(r, "server_cpu_us_per_msg"));
         }
       }
       case "large64k" -> results.add(sc, target, "mb_64k", num(r, "mb_per_s"));
@@ -508,7 +515,7 @@ public final class Suite {
         "Ratios: each wsjava target's median divided by the best JVM peer's median (Node and the"
             + " raw reference client excluded).",
         "Expected duration on this 2-core machine: a full run (3 runs, all targets and scenarios)"
-            + " about 50-60 minutes; `--quick` about 6-9 minutes.");
+            + " about 55-65 minutes; `--quick` about 6-9 minutes.");
     Map<String, String> described = new LinkedHashMap<>();
     for (String t : targets) {
       Peers.Server s = Peers.server(t);

@@ -21,6 +21,12 @@ public record Workload(
   public static final Workload LATENCY = new Workload("latency", 32, true, 1, 1, false);
   /** Scenario 2: one connection, 300-byte binary, 64 in flight. */
   public static final Workload SMALL = new Workload("small", 300, false, 64, 1, false);
+  /**
+   * Scenario 2, deeper: the same messages, 256 in flight. At 64 neither process is busy (both
+   * wait for each other's batches), so the rate is the kernel's round trip; 256 keeps the server
+   * fed, so the rate tells what the server can do.
+   */
+  public static final Workload SMALL_DEEP = new Workload("small256", 300, false, 256, 1, false);
   /** Scenario 3a: one connection, 64 KiB binary, 4 in flight. */
   public static final Workload LARGE_64K = new Workload("large64k", 64 << 10, false, 4, 1, false);
   /** Scenario 3b: one connection, 1 MiB binary, 4 in flight. */
@@ -32,7 +38,7 @@ public record Workload(
 
   /** Every echo workload, in scenario order. */
   public static final List<Workload> ALL =
-      List.of(LATENCY, SMALL, LARGE_64K, LARGE_1M, MANY, DEFLATE);
+      List.of(LATENCY, SMALL, SMALL_DEEP, LARGE_64K, LARGE_1M, MANY, DEFLATE);
 
   /** Checks the shape. */
   public Workload {
