@@ -46,6 +46,12 @@ import java.util.function.Consumer;
 final class NioConnection extends Connection implements Selectable, Runnable {
   /** Reads per readiness event at most, so one busy peer cannot starve the others. */
   private static final int MAX_READS_PER_EVENT = 16;
+  /**
+   * After a read that answered and found the socket empty, how many readiness events skip that
+   * extra read: a peer that waits for each answer (request and response) would make every one of
+   * them a wasted system call.
+   */
+  private static final byte REREAD_BACKOFF = 7;
 
   private static final ByteBuffer EMPTY = ByteBuffer.allocate(0);
 
@@ -84,6 +90,7 @@ final class NioConnection extends Connection implements Selectable, Runnable {
   private boolean closed;
   private boolean sessionFinished;
   private boolean peerEnded; // end of stream came while our close answer still waited to be written
+  private byte rereadSkips; // readiness events left that skip the read after answering
   private Timers timers; // made when the first timer is armed: see timers()
 
   /**
@@ -277,6 +284,7 @@ final class NioConnection extends Connection implements Selectable, Runnable {
     boolean end = false;
     Exception error = null;
     try {
+      boolean reread = false; // whether this read is the one after answering
       for (int i = 0; i < MAX_READS_PER_EVENT && !closeRequested && !readPaused; i++) {
         buf.clear();
         int n = read(buf);
@@ -285,14 +293,19 @@ final class NioConnection extends Connection implements Selectable, Runnable {
           break;
         }
         if (n == 0) {
+          if (reread) {
+            rereadSkips = REREAD_BACKOFF;
+          }
           break;
         }
+        reread = false;
         buf.flip();
         receive(buf);
         if (n < buf.capacity() - minReadBuffer() && !hasBufferedInput()) {
           // A short read drained the socket. With nothing to answer, go back to the selector;
           // else write the answers now and read once more: a pipelining peer's next bytes have
-          // often arrived meanwhile, and a read costs less than a turn of the selector.
+          // often arrived meanwhile, and a read costs less than a turn of the selector. When that
+          // read lately found nothing, the peer waits for answers: skip it for a while.
           if (!flushAgain) {
             break;
           }
@@ -301,6 +314,11 @@ final class NioConnection extends Connection implements Selectable, Runnable {
           if (writeInterest) {
             break; // the socket is full: the selector says when it drains
           }
+          if (rereadSkips > 0) {
+            rereadSkips--;
+            break;
+          }
+          reread = true;
         }
       }
     } catch (IOException | RuntimeException e) {
