@@ -13,6 +13,7 @@ import dev.wsjava.transport.ConnectionConfig;
 import dev.wsjava.transport.ConnectionHandler;
 import dev.wsjava.transport.HandshakeInfo;
 import dev.wsjava.transport.QueueFullException;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -272,6 +273,40 @@ class NioServerTest {
       }
       get(c.close(1000, ""));
       awaitNoConnections(server, client);
+    }
+  }
+
+  /**
+   * Request and response traffic makes the loop skip its read after answering for a while; bytes
+   * that come in the meantime must still be read, in order, whenever they come.
+   */
+  @Test
+  void echoesInOrderWhenRequestAndResponseTurnsIntoABurstAndBack() throws Exception {
+    try (NioServer server = echoServer(config());
+        RawPeer peer = RawPeer.client(server.port())) {
+      peer.send(RawPeer.upgradeRequest("/echo"));
+      assertThat(peer.readHead()).startsWith("HTTP/1.1 101 ");
+      int seq = 0;
+      for (int phase = 0; phase < 3; phase++) {
+        for (int i = 0; i < 20; i++, seq++) { // one in flight: every read after answering is empty
+          byte[] m = ("one " + seq).getBytes(StandardCharsets.UTF_8);
+          peer.send(peer.frame(Opcode.TEXT, m));
+          assertThat(peer.readFrame().payload()).isEqualTo(m);
+        }
+        ByteArrayOutputStream burst = new ByteArrayOutputStream();
+        List<byte[]> sent = new ArrayList<>();
+        for (int i = 0; i < 200; i++, seq++) {
+          byte[] m = ("burst " + seq).getBytes(StandardCharsets.UTF_8);
+          sent.add(m);
+          burst.write(peer.frame(Opcode.BINARY, m));
+        }
+        peer.send(burst.toByteArray()); // 200 frames in one write
+        for (byte[] m : sent) {
+          RawPeer.Frame f = peer.readFrame();
+          assertThat(f.opcode()).isEqualTo(Opcode.BINARY.code());
+          assertThat(f.payload()).isEqualTo(m);
+        }
+      }
     }
   }
 
