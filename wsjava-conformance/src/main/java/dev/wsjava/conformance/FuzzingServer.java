@@ -350,10 +350,11 @@ public final class FuzzingServer implements AutoCloseable {
   }
 
   private void record(String agent, Case c, Result r) {
+    // Reported first, so whoever sees the result (getCaseStatus, results()) finds its line printed.
+    progress.accept(r);
     synchronized (results) {
       results.computeIfAbsent(agent, a -> new TreeMap<>()).put(cases.indexOf(c), r);
     }
-    progress.accept(r);
   }
 
   private Result result(String agent, Case c) {
