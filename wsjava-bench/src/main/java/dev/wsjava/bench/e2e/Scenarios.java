@@ -75,8 +75,9 @@ final class Scenarios {
           + " and, in a fresh pair of processes, with 256 in flight; and the server's CPU time"
           + " (user + system, /proc/PID/stat) per echo over the measured interval, which depends"
           + " little on whether the load client was the bottleneck. With 64 in flight both"
-          + " processes spend much of their time asleep waiting for the other's batch, so that"
-          + " rate is bound by the round trip; 256 in flight keeps the server busy.",
+          + " processes sleep through much of each batch's round trip, so that rate is mostly the"
+          + " kernel's wake-ups; with 256 each wake-up carries a bigger batch, and the rate"
+          + " depends more on each side's cost per message.",
       List.of(MSGS_64, MSGS_256, P99_64, CPU_ECHO_64, CPU_ECHO_256),
       List.of(List.of(MSGS_64, MSGS_256), List.of(CPU_ECHO_64, CPU_ECHO_256)));
   static final Scenario LARGE = new Scenario("3", "3-large-messages", "Large messages",

@@ -22,9 +22,9 @@ public record Workload(
   /** Scenario 2: one connection, 300-byte binary, 64 in flight. */
   public static final Workload SMALL = new Workload("small", 300, false, 64, 1, false);
   /**
-   * Scenario 2, deeper: the same messages, 256 in flight. At 64 neither process is busy (both
-   * wait for each other's batches), so the rate is the kernel's round trip; 256 keeps the server
-   * fed, so the rate tells what the server can do.
+   * Scenario 2, deeper: the same messages, 256 in flight. At 64 both processes sleep through much
+   * of each batch's round trip, so the rate is mostly the kernel's wake-ups; at 256 each wake-up
+   * carries a bigger batch, and the rate depends more on each side's cost per message.
    */
   public static final Workload SMALL_DEEP = new Workload("small256", 300, false, 256, 1, false);
   /** Scenario 3a: one connection, 64 KiB binary, 4 in flight. */
