@@ -288,7 +288,7 @@ class NioServerTest {
       assertThat(peer.readHead()).startsWith("HTTP/1.1 101 ");
       int seq = 0;
       for (int phase = 0; phase < 3; phase++) {
-        for (int i = 0; i < 20; i++, seq++) { // one in flight: every read after answering is empty
+        for (int i = 0; i < 20; i++, seq++) { // one in flight: the read after answering finds nothing
           byte[] m = ("one " + seq).getBytes(StandardCharsets.UTF_8);
           peer.send(peer.frame(Opcode.TEXT, m));
           assertThat(peer.readFrame().payload()).isEqualTo(m);
