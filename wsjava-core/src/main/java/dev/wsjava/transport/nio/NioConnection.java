@@ -301,7 +301,16 @@ final class NioConnection extends Connection implements Selectable, Runnable {
         reread = false;
         buf.flip();
         receive(buf);
-        if (n < buf.capacity() - minReadBuffer() && !hasBufferedInput()) {
+        boolean shortRead = n < buf.capacity() - minReadBuffer() && !hasBufferedInput();
+        if (!shortRead && flushAgain && queuedBytes() >= buf.capacity() / 2) {
+          // Answers worth half a read are written before reading on, not after the burst: a peer
+          // sending large messages back to back reads the first answer while this side reads
+          // the rest, where the two would otherwise take turns. (A full socket keeps the rest
+          // queued; the selector says when it drains.)
+          flushAgain = false;
+          writeOut();
+        }
+        if (shortRead) {
           // A short read drained the socket. With nothing to answer, go back to the selector;
           // else write the answers now and read once more: a pipelining peer's next bytes have
           // often arrived meanwhile, and a read costs less than a turn of the selector. When that

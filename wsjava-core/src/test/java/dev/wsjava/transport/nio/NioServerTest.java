@@ -311,6 +311,56 @@ class NioServerTest {
   }
 
   @Test
+  void answersWorthHalfAReadAreWrittenBeforeTheRestOfABurstIsRead() throws Exception {
+    // Read buffers of 4 KiB and frames a little longer: each full read completes one message.
+    ConnectionConfig d = ConnectionConfig.DEFAULTS;
+    ConnectionConfig small =
+        new ConnectionConfig(
+            d.session(),
+            d.maxQueuedBytes(),
+            d.handshakeTimeout(),
+            d.idleTimeout(),
+            d.pingInterval(),
+            d.closeTimeout(),
+            4096);
+    List<Long> queuedOnArrival = new java.util.concurrent.CopyOnWriteArrayList<>();
+    Events serverSide =
+        new Events(true) {
+          @Override
+          public void onOpen(Connection c) {
+            c.pauseReading(true); // until the whole burst waits in the socket
+            super.onOpen(c);
+          }
+
+          @Override
+          public void onMessage(Connection c, Opcode type, ByteBuffer payload) {
+            queuedOnArrival.add(c.queuedBytes());
+            super.onMessage(c, type, payload);
+          }
+        };
+    try (NioServer server = server(small, ServerHandshakeConfig.defaults(), null, i -> serverSide);
+        RawPeer peer = RawPeer.client(server.port())) {
+      peer.send(RawPeer.upgradeRequest("/echo"));
+      assertThat(peer.readHead()).startsWith("HTTP/1.1 101 ");
+      ByteArrayOutputStream burst = new ByteArrayOutputStream();
+      List<byte[]> sent = new ArrayList<>();
+      for (int i = 0; i < 4; i++) {
+        byte[] m = new byte[4200];
+        java.util.Arrays.fill(m, (byte) i);
+        sent.add(m);
+        burst.write(peer.frame(Opcode.BINARY, m));
+      }
+      peer.send(burst.toByteArray()); // 16.8 KB: the socket's receive buffer holds it
+      get(serverSide.opened).pauseReading(false);
+      for (byte[] m : sent) {
+        assertThat(peer.readFrame().payload()).isEqualTo(m);
+      }
+      // Each message found the previous answer already written, not waiting for the burst's end.
+      assertThat(queuedOnArrival).containsExactly(0L, 0L, 0L, 0L);
+    }
+  }
+
+  @Test
   void manyThreadsSendingOnOneConnectionNeverInterleaveFrames() throws Exception {
     int threads = 8;
     int perThread = 250;
