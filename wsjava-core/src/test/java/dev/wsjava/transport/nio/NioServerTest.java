@@ -108,6 +108,18 @@ class NioServerTest {
         d.readBufferSize());
   }
 
+  static ConnectionConfig withReadBuffer(int size) {
+    ConnectionConfig d = ConnectionConfig.DEFAULTS;
+    return new ConnectionConfig(
+        d.session(),
+        d.maxQueuedBytes(),
+        d.handshakeTimeout(),
+        d.idleTimeout(),
+        d.pingInterval(),
+        d.closeTimeout(),
+        size);
+  }
+
   /** Records messages, and stops reading after the first: the sender meets backpressure. */
   static Events pausingOnFirstMessage() {
     java.util.concurrent.atomic.AtomicBoolean first =
@@ -247,16 +259,7 @@ class NioServerTest {
   @ParameterizedTest(name = "tls={0}")
   @CsvSource({"false", "true"})
   void echoesThroughTheSmallestReadBuffer(boolean tls) throws Exception {
-    ConnectionConfig d = ConnectionConfig.DEFAULTS;
-    ConnectionConfig tiny =
-        new ConnectionConfig(
-            d.session(),
-            d.maxQueuedBytes(),
-            d.handshakeTimeout(),
-            d.idleTimeout(),
-            d.pingInterval(),
-            d.closeTimeout(),
-            1024);
+    ConnectionConfig tiny = withReadBuffer(1024);
     ServerHandshakeConfig shc =
         ServerHandshakeConfig.defaults().withExtensions(List.of(PerMessageDeflate.defaults()));
     ClientHandshakeConfig chc =
@@ -313,16 +316,7 @@ class NioServerTest {
   @Test
   void answersWorthHalfAReadAreWrittenBeforeTheRestOfABurstIsRead() throws Exception {
     // Read buffers of 4 KiB and frames a little longer: each full read completes one message.
-    ConnectionConfig d = ConnectionConfig.DEFAULTS;
-    ConnectionConfig small =
-        new ConnectionConfig(
-            d.session(),
-            d.maxQueuedBytes(),
-            d.handshakeTimeout(),
-            d.idleTimeout(),
-            d.pingInterval(),
-            d.closeTimeout(),
-            4096);
+    ConnectionConfig small = withReadBuffer(4096);
     List<Long> queuedOnArrival = new java.util.concurrent.CopyOnWriteArrayList<>();
     Events serverSide =
         new Events(true) {
