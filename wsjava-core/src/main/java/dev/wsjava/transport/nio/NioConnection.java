@@ -38,7 +38,7 @@ import java.util.function.Consumer;
  *
  * <p>Memory: an idle connection holds no buffer, no lock and no timer, and its session neither a
  * parser nor a queue; each is made at its first use (see the fields). It is this object, its
- * session and the API's facade, about 170 bytes beside the JDK's socket.
+ * session and the API's facade, about 180 bytes beside the JDK's socket.
  *
  * <p>Thread-safety: the {@link Connection} methods are safe from any thread; everything else runs
  * on the loop thread.
@@ -52,6 +52,8 @@ final class NioConnection extends Connection implements Selectable, Runnable {
    * them a wasted system call.
    */
   private static final byte REREAD_BACKOFF = 7;
+  /** The fewest queued bytes that {@link #writeEarlyAt} lets go out in the middle of a read. */
+  private static final int EARLY_WRITE_MIN = 8 * 1024;
 
   private static final ByteBuffer EMPTY = ByteBuffer.allocate(0);
 
@@ -91,6 +93,15 @@ final class NioConnection extends Connection implements Selectable, Runnable {
   private boolean sessionFinished;
   private boolean peerEnded; // end of stream came while our close answer still waited to be written
   private byte rereadSkips; // readiness events left that skip the read after answering
+  /**
+   * While the events of a short read are handled: how many queued answer bytes are written at
+   * once rather than after the read's last event; 0 at other times. Half the read's bytes (at
+   * least {@link #EARLY_WRITE_MIN}), so a batch of small requests is answered in about two
+   * writes: the peer handles the first half of the answers while this side works on the second.
+   * With 64 requests of 300 bytes in flight this raised echoes per second by 10 to 40 % for one
+   * more write per batch.
+   */
+  private int writeEarlyAt;
   private Timers timers; // made when the first timer is armed: see timers()
 
   /**
@@ -300,17 +311,23 @@ final class NioConnection extends Connection implements Selectable, Runnable {
         }
         reread = false;
         buf.flip();
-        receive(buf);
-        boolean shortRead = n < buf.capacity() - minReadBuffer() && !hasBufferedInput();
-        if (!shortRead && flushAgain && queuedBytes() >= buf.capacity() / 2) {
-          // Answers worth half a read are written before reading on, not after the burst: a peer
-          // sending large messages back to back reads the first answer while this side reads
-          // the rest, where the two would otherwise take turns. (A full socket keeps the rest
-          // queued; the selector says when it drains.)
-          flushAgain = false;
-          writeOut();
+        // Answers leave before the burst's end once they are worth a write, so that the peer
+        // works on them while this side handles the rest, where the two would take turns. After
+        // a full read (more bytes wait) they leave once they come to half a read: the echo of a
+        // large message goes before the next one is read. A short read, a burst's last, writes in
+        // the middle of its events (see writeEarlyAt).
+        boolean full = n >= buf.capacity() - minReadBuffer();
+        writeEarlyAt = full ? 0 : Math.max(EARLY_WRITE_MIN, n / 2);
+        try {
+          receive(buf);
+        } finally {
+          writeEarlyAt = 0;
         }
-        if (shortRead) {
+        if (full && flushAgain && queuedBytes() >= buf.capacity() / 2) {
+          flushAgain = false;
+          writeOut(); // a full socket keeps the rest queued: the selector says when it drains
+        }
+        if (!full && !hasBufferedInput()) {
           // A short read drained the socket. With nothing to answer, go back to the selector;
           // else write the answers now and read once more: a pipelining peer's next bytes have
           // often arrived meanwhile, and a read costs less than a turn of the selector. When that
@@ -492,6 +509,9 @@ final class NioConnection extends Connection implements Selectable, Runnable {
     }
     if (busy) {
       flushAgain = true;
+      if (writeEarlyAt > 0 && !writeInterest && queuedBytes() >= writeEarlyAt) {
+        writeEarly();
+      }
       return;
     }
     busy = true;
@@ -510,6 +530,23 @@ final class NioConnection extends Connection implements Selectable, Runnable {
       failed(error);
     } else if (closeRequested) {
       closeNow();
+    }
+  }
+
+  /**
+   * Writes the answers a handler queued in the middle of a read's events (see {@link
+   * #writeEarlyAt}). A send from a callback this write runs waits for the usual flush.
+   */
+  private void writeEarly() {
+    int at = writeEarlyAt;
+    writeEarlyAt = 0;
+    try {
+      writeOut();
+    } catch (IOException e) {
+      // the flush after the read meets the error again and fails the connection
+    } finally {
+      flushAgain = true; // so the read's end still flushes (mostly nothing) and reads once more
+      writeEarlyAt = at;
     }
   }
 
