@@ -97,6 +97,14 @@ class NioServerTest {
   }
 
   static ConnectionConfig withQueue(long maxQueuedBytes) {
+    return sized(maxQueuedBytes, ConnectionConfig.DEFAULTS.readBufferSize());
+  }
+
+  static ConnectionConfig withReadBuffer(int size) {
+    return sized(ConnectionConfig.DEFAULTS.maxQueuedBytes(), size);
+  }
+
+  private static ConnectionConfig sized(long maxQueuedBytes, int readBufferSize) {
     ConnectionConfig d = ConnectionConfig.DEFAULTS;
     return new ConnectionConfig(
         d.session(),
@@ -105,19 +113,7 @@ class NioServerTest {
         d.idleTimeout(),
         d.pingInterval(),
         d.closeTimeout(),
-        d.readBufferSize());
-  }
-
-  static ConnectionConfig withReadBuffer(int size) {
-    ConnectionConfig d = ConnectionConfig.DEFAULTS;
-    return new ConnectionConfig(
-        d.session(),
-        d.maxQueuedBytes(),
-        d.handshakeTimeout(),
-        d.idleTimeout(),
-        d.pingInterval(),
-        d.closeTimeout(),
-        size);
+        readBufferSize);
   }
 
   /** Records messages, and stops reading after the first: the sender meets backpressure. */
@@ -1006,16 +1002,7 @@ class NioServerTest {
 
   @Test
   void aSendAfterTheQueueIsFullFailsFastWithQueueFull() throws Exception {
-    ConnectionConfig d = ConnectionConfig.DEFAULTS;
-    ConnectionConfig small =
-        new ConnectionConfig(
-            d.session(),
-            64 * 1024,
-            d.handshakeTimeout(),
-            d.idleTimeout(),
-            d.pingInterval(),
-            d.closeTimeout(),
-            d.readBufferSize());
+    ConnectionConfig small = withQueue(64 * 1024);
     // A raw peer that never reads: the server's socket buffers fill, then its queue.
     Events serverSide = Events.record();
     try (NioServer server = server(small, ServerHandshakeConfig.defaults(), null, i -> serverSide);
