@@ -40,6 +40,7 @@ final class Transports {
             NioServer.builder()
                 .bind(host, port)
                 .eventLoops(loops(config))
+                .eventLoopSpin(config.eventLoopSpin())
                 .connectionConfig(config.connectionConfig())
                 .router(router, httpLimits(config));
         if (tls != null) {
@@ -69,6 +70,7 @@ final class Transports {
         NioClient.Builder b =
             NioClient.builder()
                 .eventLoops(loops(config))
+                .eventLoopSpin(config.eventLoopSpin())
                 .connectionConfig(config.connectionConfig())
                 .handshakeConfig(handshake);
         if (context != null) {

@@ -4,6 +4,7 @@ import dev.wsjava.extension.PerMessageDeflate;
 import dev.wsjava.protocol.Limits;
 import dev.wsjava.session.SessionConfig;
 import dev.wsjava.transport.ConnectionConfig;
+import dev.wsjava.transport.nio.EventLoopGroup;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -24,6 +25,9 @@ import java.util.Objects;
  * @param closeTimeout longest wait for the peer's answer to a close
  * @param readBufferSize bytes read from a socket at once
  * @param eventLoops NIO event loops; 0 for one per available processor
+ * @param eventLoopSpin how long an NIO event loop that has just handled I/O polls before it blocks
+ *     (a wake-up saved per message when replies or the next messages come sooner; more CPU time
+ *     while they do); zero to block at once
  * @param pongTimeout after a ping, how long the peer has to send anything (a pong or any other
  *     frame) before it is taken as dead: the connection is then dropped at once and reported
  *     closed with 1006 (no closing handshake: a dead peer cannot answer one); zero for the ping
@@ -44,6 +48,7 @@ public record WebSocketConfig(
     Duration closeTimeout,
     int readBufferSize,
     int eventLoops,
+    Duration eventLoopSpin,
     Duration pongTimeout,
     int socketSendBuffer,
     int socketReceiveBuffer,
@@ -63,6 +68,7 @@ public record WebSocketConfig(
    * @param closeTimeout positive
    * @param readBufferSize at least 1024
    * @param eventLoops zero or positive
+   * @param eventLoopSpin zero to one second
    * @param pongTimeout zero (the ping interval) or positive
    * @param socketSendBuffer zero (OS default) or positive
    * @param socketReceiveBuffer zero (OS default) or positive
@@ -71,9 +77,13 @@ public record WebSocketConfig(
   public WebSocketConfig {
     Objects.requireNonNull(transport, "transport");
     Objects.requireNonNull(limits, "limits");
+    Objects.requireNonNull(eventLoopSpin, "eventLoopSpin");
     subprotocols = List.copyOf(subprotocols);
     if (eventLoops < 0) {
       throw new IllegalArgumentException("eventLoops must not be negative: " + eventLoops);
+    }
+    if (eventLoopSpin.isNegative() || eventLoopSpin.compareTo(Duration.ofSeconds(1)) > 0) {
+      throw new IllegalArgumentException("eventLoopSpin must be 0 to 1 s: " + eventLoopSpin);
     }
     // The transport config checks the rest, with the same messages for both.
     new ConnectionConfig(
@@ -102,6 +112,7 @@ public record WebSocketConfig(
         ConnectionConfig.DEFAULT_CLOSE_TIMEOUT,
         ConnectionConfig.DEFAULT_READ_BUFFER_SIZE,
         0,
+        EventLoopGroup.DEFAULT_SPIN,
         ConnectionConfig.DEFAULT_PONG_TIMEOUT,
         0,
         0,
@@ -153,6 +164,7 @@ public record WebSocketConfig(
     private Duration closeTimeout;
     private int readBufferSize;
     private int eventLoops;
+    private Duration eventLoopSpin;
     private Duration pongTimeout;
     private int socketSendBuffer;
     private int socketReceiveBuffer;
@@ -170,6 +182,7 @@ public record WebSocketConfig(
       closeTimeout = c.closeTimeout;
       readBufferSize = c.readBufferSize;
       eventLoops = c.eventLoops;
+      eventLoopSpin = c.eventLoopSpin;
       pongTimeout = c.pongTimeout;
       socketSendBuffer = c.socketSendBuffer;
       socketReceiveBuffer = c.socketReceiveBuffer;
@@ -337,6 +350,18 @@ public record WebSocketConfig(
     }
 
     /**
+     * Sets how long an NIO event loop that has just handled I/O polls before it blocks.
+     *
+     * @param value zero (block at once) to one second; the default is {@link
+     *     EventLoopGroup#DEFAULT_SPIN}
+     * @return this builder
+     */
+    public Builder eventLoopSpin(Duration value) {
+      eventLoopSpin = Objects.requireNonNull(value, "eventLoopSpin");
+      return this;
+    }
+
+    /**
      * Builds the configuration.
      *
      * @return the immutable configuration
@@ -345,7 +370,7 @@ public record WebSocketConfig(
     public WebSocketConfig build() {
       return new WebSocketConfig(
           transport, limits, deflate, subprotocols, maxQueuedBytes, handshakeTimeout, idleTimeout,
-          pingInterval, closeTimeout, readBufferSize, eventLoops, pongTimeout, socketSendBuffer,
+          pingInterval, closeTimeout, readBufferSize, eventLoops, eventLoopSpin, pongTimeout, socketSendBuffer,
           socketReceiveBuffer, tcpNoDelay);
     }
   }

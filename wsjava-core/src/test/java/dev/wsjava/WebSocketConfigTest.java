@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.wsjava.transport.ConnectionConfig;
+import dev.wsjava.transport.nio.EventLoopGroup;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.time.Duration;
@@ -36,6 +37,7 @@ class WebSocketConfigTest {
     assertThat(d.socketReceiveBuffer()).isZero();
     assertThat(d.tcpNoDelay()).isTrue();
     assertThat(d.pongTimeout()).isZero();
+    assertThat(d.eventLoopSpin()).isEqualTo(EventLoopGroup.DEFAULT_SPIN);
     assertThat(d.toBuilder().pingInterval(Duration.ofSeconds(7)).build().connectionConfig().deadPeerTimeout())
         .isEqualTo(Duration.ofSeconds(7));
   }
@@ -47,6 +49,11 @@ class WebSocketConfigTest {
         .hasMessageContaining("socket buffer sizes must not be negative");
     assertThatThrownBy(() -> WebSocketConfig.builder().pongTimeout(Duration.ofMillis(-1)).build())
         .hasMessageContaining("pongTimeout");
+    for (Duration spin : new Duration[] {Duration.ofNanos(-1), Duration.ofMillis(1001)}) {
+      assertThatThrownBy(() -> WebSocketConfig.builder().eventLoopSpin(spin).build())
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("eventLoopSpin must be 0 to 1 s");
+    }
   }
 
   @ParameterizedTest
@@ -56,6 +63,7 @@ class WebSocketConfigTest {
         WebSocketConfig.builder()
             .transport(t)
             .eventLoops(1)
+            .eventLoopSpin(Duration.ZERO)
             .socketBuffers(256 * 1024, 256 * 1024)
             .tcpNoDelay(false)
             .build();

@@ -14,31 +14,72 @@ public final class EventLoopGroup implements AutoCloseable {
   /** How long {@link #close()} waits for the loop threads to end. */
   public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(5);
 
+  /**
+   * How long a loop that has just handled I/O polls before it blocks, by default. A blocked
+   * thread's wake-up takes tens of microseconds on a virtual machine; a pipelining peer or a reply
+   * that comes within this time is picked up without one. A loop whose polls keep finding nothing
+   * stops polling for a while, so a quiet loop costs next to nothing.
+   */
+  public static final Duration DEFAULT_SPIN = Duration.ofNanos(50_000);
+
   private static final AtomicInteger GROUPS = new AtomicInteger();
 
   private final EventLoop[] loops;
   private final AtomicInteger next = new AtomicInteger();
 
   /**
-   * Starts {@code threads} loops.
+   * Starts {@code threads} loops that poll for {@link #DEFAULT_SPIN} before blocking.
    *
    * @param threads how many loops, at least 1
    * @throws IllegalArgumentException when {@code threads} is less than 1
    */
   public EventLoopGroup(int threads) {
+    this(threads, DEFAULT_SPIN);
+  }
+
+  /**
+   * Starts {@code threads} loops.
+   *
+   * @param threads how many loops, at least 1
+   * @param spin how long a loop that has just handled I/O polls before it blocks; zero to block at
+   *     once (the least CPU time, the slowest wake-ups)
+   * @throws IllegalArgumentException when {@code threads} is less than 1 or {@code spin} is negative
+   *     or longer than a second
+   */
+  public EventLoopGroup(int threads, Duration spin) {
     if (threads < 1) {
       throw new IllegalArgumentException("an event loop group needs at least 1 thread: " + threads);
     }
+    checkSpin(spin);
     int group = GROUPS.incrementAndGet();
     loops = new EventLoop[threads];
     for (int i = 0; i < threads; i++) {
-      loops[i] = new EventLoop("wsjava-nio-" + group + "-" + i);
+      loops[i] = new EventLoop("wsjava-nio-" + group + "-" + i, spin);
     }
+  }
+
+  /**
+   * Checks a spin time: zero to one second.
+   *
+   * @param spin the time
+   * @return {@code spin}
+   * @throws IllegalArgumentException when it is out of range
+   */
+  static Duration checkSpin(Duration spin) {
+    if (spin.isNegative() || spin.compareTo(Duration.ofSeconds(1)) > 0) {
+      throw new IllegalArgumentException("an event loop's spin must be 0 to 1 s: " + spin);
+    }
+    return spin;
   }
 
   /** Starts one loop per available processor. */
   public EventLoopGroup() {
     this(Runtime.getRuntime().availableProcessors());
+  }
+
+  /** A server's or client's own group: {@code threads} loops, or one per processor for 0. */
+  static EventLoopGroup own(int threads, Duration spin) {
+    return new EventLoopGroup(threads > 0 ? threads : Runtime.getRuntime().availableProcessors(), spin);
   }
 
   /**

@@ -16,6 +16,7 @@ import java.net.UnknownHostException;
 import java.nio.channels.SocketChannel;
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
+import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
@@ -51,7 +52,7 @@ public final class NioClient implements ClientTransport {
   private NioClient(Builder b) {
     this.ownGroup = b.group == null;
     this.group =
-        !ownGroup ? b.group : b.eventLoops > 0 ? new EventLoopGroup(b.eventLoops) : new EventLoopGroup();
+        ownGroup ? EventLoopGroup.own(b.eventLoops, b.eventLoopSpin) : b.group;
     this.connectionConfig = b.connectionConfig;
     this.handshakeConfig = b.handshakeConfig;
     this.sslContext = b.sslContext;
@@ -218,6 +219,7 @@ public final class NioClient implements ClientTransport {
   /** Configures a {@link NioClient}. Not thread-safe; each setter returns the builder. */
   public static final class Builder {
     private int eventLoops;
+    private Duration eventLoopSpin = EventLoopGroup.DEFAULT_SPIN;
     private EventLoopGroup group;
     private ConnectionConfig connectionConfig = ConnectionConfig.DEFAULTS;
     private ClientHandshakeConfig handshakeConfig = ClientHandshakeConfig.defaults();
@@ -248,6 +250,18 @@ public final class NioClient implements ClientTransport {
         throw new IllegalArgumentException("eventLoops must be at least 1: " + count);
       }
       this.eventLoops = count;
+      return this;
+    }
+
+    /**
+     * Sets how long the loops of the client's own group (when no group is given) poll after
+     * handling I/O before they block; see {@link EventLoopGroup#DEFAULT_SPIN}.
+     *
+     * @param value zero (block at once) to one second
+     * @return this builder
+     */
+    public Builder eventLoopSpin(Duration value) {
+      this.eventLoopSpin = EventLoopGroup.checkSpin(value);
       return this;
     }
 

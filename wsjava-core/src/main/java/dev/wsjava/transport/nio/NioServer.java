@@ -78,7 +78,7 @@ public final class NioServer implements ServerTransport {
     ServerBuilder.Options o = b.options();
     this.ownGroup = b.group == null;
     this.group =
-        !ownGroup ? b.group : b.eventLoops > 0 ? new EventLoopGroup(b.eventLoops) : new EventLoopGroup();
+        ownGroup ? EventLoopGroup.own(b.eventLoops, b.eventLoopSpin) : b.group;
     this.connectionConfig = o.connectionConfig();
     this.handshakeConfig = o.handshakeConfig();
     this.tls = o.tls();
@@ -367,6 +367,7 @@ public final class NioServer implements ServerTransport {
    */
   public static final class Builder extends ServerBuilder<Builder> {
     private int eventLoops;
+    private Duration eventLoopSpin = EventLoopGroup.DEFAULT_SPIN;
     private EventLoopGroup group;
 
     private Builder() {}
@@ -398,6 +399,18 @@ public final class NioServer implements ServerTransport {
         throw new IllegalArgumentException("eventLoops must be at least 1: " + count);
       }
       this.eventLoops = count;
+      return this;
+    }
+
+    /**
+     * Sets how long the loops of the server's own group (when no group is given) poll after
+     * handling I/O before they block; see {@link EventLoopGroup#DEFAULT_SPIN}.
+     *
+     * @param value zero (block at once) to one second
+     * @return this builder
+     */
+    public Builder eventLoopSpin(Duration value) {
+      this.eventLoopSpin = EventLoopGroup.checkSpin(value);
       return this;
     }
 

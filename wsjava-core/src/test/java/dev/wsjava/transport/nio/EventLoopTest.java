@@ -3,6 +3,8 @@ package dev.wsjava.transport.nio;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.Pipe;
 import java.nio.channels.SelectionKey;
@@ -13,7 +15,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -22,7 +26,7 @@ class EventLoopTest {
 
   @Test
   void runsTasksFromOtherThreadsInOrderOnItsOwnThread() throws Exception {
-    try (EventLoop loop = new EventLoop("test-loop")) {
+    try (EventLoop loop = new EventLoop("test-loop", EventLoopGroup.DEFAULT_SPIN)) {
       List<Integer> seen = new CopyOnWriteArrayList<>();
       List<String> threads = new CopyOnWriteArrayList<>();
       for (int i = 0; i < 1000; i++) {
@@ -42,7 +46,7 @@ class EventLoopTest {
 
   @Test
   void firesTimersInDeadlineOrderAndNeverEarly() throws Exception {
-    try (EventLoop loop = new EventLoop("test-loop")) {
+    try (EventLoop loop = new EventLoop("test-loop", EventLoopGroup.DEFAULT_SPIN)) {
       List<Integer> order = new CopyOnWriteArrayList<>();
       List<Long> lateness = new CopyOnWriteArrayList<>();
       CountDownLatch done = new CountDownLatch(4);
@@ -64,7 +68,7 @@ class EventLoopTest {
 
   @Test
   void aCancelledTimerNeverRuns() throws Exception {
-    try (EventLoop loop = new EventLoop("test-loop")) {
+    try (EventLoop loop = new EventLoop("test-loop", EventLoopGroup.DEFAULT_SPIN)) {
       CompletableFuture<String> ran = new CompletableFuture<>();
       Timer cancelled = loop.schedule(Duration.ofMillis(20), () -> ran.complete("cancelled one"));
       cancelled.cancel();
@@ -75,7 +79,7 @@ class EventLoopTest {
 
   @Test
   void cancelledTimersAreDroppedLongBeforeTheirDeadlineWhileLiveOnesStay() throws Exception {
-    try (EventLoop loop = new EventLoop("test-loop")) {
+    try (EventLoop loop = new EventLoop("test-loop", EventLoopGroup.DEFAULT_SPIN)) {
       CountDownLatch live = new CountDownLatch(100);
       int queued =
           loop.call(
@@ -98,7 +102,7 @@ class EventLoopTest {
 
   @Test
   void aFailingTaskOrTimerDoesNotStopTheLoop() throws Exception {
-    try (EventLoop loop = new EventLoop("test-loop")) {
+    try (EventLoop loop = new EventLoop("test-loop", EventLoopGroup.DEFAULT_SPIN)) {
       loop.execute(
           () -> {
             throw new IllegalStateException("task failure (expected by the test)");
@@ -117,33 +121,24 @@ class EventLoopTest {
 
   @Test
   void closingAbortsRegisteredChannelsJoinsTheThreadAndRejectsNewTasks() throws Exception {
-    EventLoop loop = new EventLoop("test-loop");
-    Pipe pipe = Pipe.open();
-    pipe.source().configureBlocking(false);
+    EventLoop loop = new EventLoop("test-loop", EventLoopGroup.DEFAULT_SPIN);
     CompletableFuture<Boolean> aborted = new CompletableFuture<>();
     CompletableFuture<Integer> readable = new CompletableFuture<>();
-    loop.call(
-            () -> {
-              try {
-                return loop.register(
-                    pipe.source(),
-                    SelectionKey.OP_READ,
-                    new Selectable() {
-                      @Override
-                      public void ready(int readyOps) {
-                        readable.complete(readyOps);
-                      }
+    Pipe pipe =
+        registeredPipe(
+            loop,
+            source ->
+                new Selectable() {
+                  @Override
+                  public void ready(int readyOps) {
+                    readable.complete(readyOps);
+                  }
 
-                      @Override
-                      public void forceClose() {
-                        aborted.complete(true);
-                      }
-                    });
-              } catch (java.io.IOException e) {
-                throw new java.io.UncheckedIOException(e);
-              }
-            })
-        .get(5, TimeUnit.SECONDS);
+                  @Override
+                  public void forceClose() {
+                    aborted.complete(true);
+                  }
+                });
     pipe.sink().write(ByteBuffer.wrap(new byte[] {1}));
     assertThat(readable.get(5, TimeUnit.SECONDS) & SelectionKey.OP_READ).isNotZero();
     loop.close();
@@ -151,6 +146,119 @@ class EventLoopTest {
     assertThat(aborted.getNow(false)).isTrue();
     assertThat(loop.terminated()).isDone();
     assertThatThrownBy(() -> loop.execute(() -> {})).isInstanceOf(RejectedExecutionException.class);
+    pipe.sink().close();
+    pipe.source().close();
+  }
+
+  /** A pipe whose readable end is registered with {@code loop} for reading. */
+  private static Pipe registeredPipe(
+      EventLoop loop, Function<Pipe.SourceChannel, Selectable> handler) throws Exception {
+    Pipe pipe = Pipe.open();
+    pipe.source().configureBlocking(false);
+    Selectable h = handler.apply(pipe.source());
+    loop.call(
+            () -> {
+              try {
+                return loop.register(pipe.source(), SelectionKey.OP_READ, h);
+              } catch (IOException e) {
+                throw new UncheckedIOException(e);
+              }
+            })
+        .get(5, TimeUnit.SECONDS);
+    return pipe;
+  }
+
+  /** A pipe whose readable end the loop drains, counting the bytes in {@code seen}. */
+  private static Pipe drainedPipe(EventLoop loop, Semaphore seen) throws Exception {
+    ByteBuffer sink = ByteBuffer.allocate(64);
+    return registeredPipe(
+        loop,
+        source ->
+            new Selectable() {
+              @Override
+              public void ready(int readyOps) {
+                try {
+                  sink.clear();
+                  int n = source.read(sink);
+                  if (n < 0) {
+                    source.close(); // the test closed the other end
+                  } else {
+                    seen.release(n);
+                  }
+                } catch (IOException e) {
+                  throw new UncheckedIOException(e);
+                }
+              }
+
+              @Override
+              public void forceClose() {}
+            });
+  }
+
+  @Test
+  void aLoopThatHandledIoPicksUpTheNextEventByPollingNotByBlocking() throws Exception {
+    for (Duration spin : List.of(Duration.ofSeconds(30), Duration.ZERO)) {
+      try (EventLoop loop = new EventLoop("test-loop", spin)) {
+        Semaphore seen = new Semaphore(0);
+        Pipe pipe = drainedPipe(loop, seen);
+        for (int i = 0; i < 200; i++) {
+          pipe.sink().write(ByteBuffer.wrap(new byte[] {(byte) i}));
+          assertThat(seen.tryAcquire(5, TimeUnit.SECONDS)).isTrue();
+        }
+        long[] counts = loop.call(loop::spinCounts).get(5, TimeUnit.SECONDS);
+        if (spin.isZero()) {
+          assertThat(counts).containsExactly(0, 0);
+        } else {
+          // Each byte after the first lands while the loop polls: no fruitless spin, no block.
+          assertThat(counts[0]).isBetween(199L, 201L);
+          assertThat(counts[1]).isZero();
+        }
+        pipe.sink().close();
+        pipe.source().close();
+      }
+    }
+  }
+
+  @Test
+  void spinsThatFindNothingBackOffSoAQuietLoopBlocksAtOnce() throws Exception {
+    try (EventLoop loop = new EventLoop("test-loop", Duration.ofNanos(200_000))) {
+      Semaphore seen = new Semaphore(0);
+      Pipe pipe = drainedPipe(loop, seen);
+      int events = 40;
+      for (int i = 0; i < events; i++) {
+        pipe.sink().write(ByteBuffer.wrap(new byte[] {(byte) i}));
+        assertThat(seen.tryAcquire(5, TimeUnit.SECONDS)).isTrue();
+        Thread.sleep(10); // far longer than the spin: every spin finds nothing
+      }
+      long[] counts = loop.call(loop::spinCounts).get(5, TimeUnit.SECONDS);
+      // Without the back-off every event would be followed by a spin (40); with it, the spins
+      // come after events 1, 3, 6, 11, 20 and 37 (skips of 1, 2, 4, 8, 16): 6, and a few more
+      // when a stalled test thread lets two writes meet one spin.
+      assertThat(counts[1]).isGreaterThanOrEqualTo(1);
+      assertThat(counts[0]).isLessThanOrEqualTo(events / 3);
+      pipe.sink().close();
+      pipe.source().close();
+    }
+  }
+
+  @Test
+  void whileALoopPollsItStillRunsTasksTimersAndStops() throws Exception {
+    EventLoop loop = new EventLoop("test-loop", Duration.ofSeconds(30));
+    Semaphore seen = new Semaphore(0);
+    Pipe pipe = drainedPipe(loop, seen);
+    pipe.sink().write(ByteBuffer.wrap(new byte[] {1}));
+    assertThat(seen.tryAcquire(5, TimeUnit.SECONDS)).isTrue();
+    // The loop now polls for up to 30 s; a task from this thread must not wait for that.
+    assertThat(loop.call(() -> "task").get(5, TimeUnit.SECONDS)).isEqualTo("task");
+    pipe.sink().write(ByteBuffer.wrap(new byte[] {2}));
+    assertThat(seen.tryAcquire(5, TimeUnit.SECONDS)).isTrue();
+    CompletableFuture<String> timer = new CompletableFuture<>();
+    loop.execute(() -> loop.schedule(Duration.ofMillis(50), () -> timer.complete("timer")));
+    assertThat(timer.get(5, TimeUnit.SECONDS)).isEqualTo("timer");
+    pipe.sink().write(ByteBuffer.wrap(new byte[] {3}));
+    assertThat(seen.tryAcquire(5, TimeUnit.SECONDS)).isTrue();
+    loop.close();
+    assertThat(loop.awaitTermination(Duration.ofSeconds(5))).isTrue();
     pipe.sink().close();
     pipe.source().close();
   }
@@ -167,6 +275,12 @@ class EventLoopTest {
     assertThat(group.shutdown(Duration.ofSeconds(5))).isTrue();
     assertThat(group.isClosed()).isTrue();
     assertThatThrownBy(() -> new EventLoopGroup(0)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new EventLoopGroup(1, Duration.ofNanos(-1)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("spin");
+    assertThatThrownBy(() -> new EventLoopGroup(1, Duration.ofMillis(1001)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("spin");
   }
 
   @Test
