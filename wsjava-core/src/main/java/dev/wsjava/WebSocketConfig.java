@@ -25,9 +25,9 @@ import java.util.Objects;
  * @param closeTimeout longest wait for the peer's answer to a close
  * @param readBufferSize bytes read from a socket at once
  * @param eventLoops NIO event loops; 0 for one per available processor
- * @param eventLoopSpin how long an NIO event loop that has just handled I/O polls before it blocks
- *     (a wake-up saved per message when replies or the next messages come sooner; more CPU time
- *     while they do); zero to block at once
+ * @param eventLoopSpin how long an NIO event loop of a few channels that has just handled I/O polls
+ *     before it blocks (a wake-up saved per message when replies or the next messages come sooner;
+ *     more CPU time while they do); zero to block at once
  * @param pongTimeout after a ping, how long the peer has to send anything (a pong or any other
  *     frame) before it is taken as dead: the connection is then dropped at once and reported
  *     closed with 1006 (no closing handshake: a dead peer cannot answer one); zero for the ping

@@ -28,10 +28,13 @@ import java.util.function.Supplier;
  * each turn against {@link System#nanoTime()}; the select blocks no longer than the nearest one. An
  * exception thrown by a task, a timer or a channel's handler is logged and does not stop the loop.
  *
- * <p>A loop whose last turn handled I/O polls for up to its spin time before it blocks (see spin()):
- * waking a blocked thread costs more than the poll on most machines, virtual ones above all.
- * Polls that find nothing make the loop skip its next spins, twice as many each time (at most
- * {@value #MAX_SPIN_BACKOFF}), so a quiet loop soon blocks at once and burns next to nothing.
+ * <p>A loop of at most {@value #MAX_SPIN_CHANNELS} channels whose last turn handled I/O polls for
+ * up to its spin time before it blocks (see spin()): waking a blocked thread costs more than the
+ * poll on most machines, virtual ones above all, and with few channels that wake-up is paid per
+ * message. A loop of more channels finds more of them ready per wake-up and blocks at once, where
+ * polling would split its batches and keep a core busy at moderate load. Polls that find nothing
+ * make the loop skip its next spins, twice as many each time (at most {@value
+ * #MAX_SPIN_BACKOFF}), so a quiet loop soon blocks at once and burns next to nothing.
  *
  * <p>Thread-safety: {@link #execute}, {@link #schedule} and {@link #close} may be called from any
  * thread; {@link #register} and the buffer pool only on the loop's thread.
@@ -50,6 +53,9 @@ final class EventLoop implements Executor, AutoCloseable {
 
   /** The most blocking turns a loop skips spinning for after fruitless spins. */
   static final int MAX_SPIN_BACKOFF = 64;
+
+  /** The most channels (listening ones included) a loop may have and still spin. */
+  static final int MAX_SPIN_CHANNELS = 16;
 
   private final Selector selector;
   private final Thread thread;
@@ -310,7 +316,12 @@ final class EventLoop implements Executor, AutoCloseable {
   }
 
   private void turn() throws IOException {
-    int ready = handledIo && spinNanos > 0 && --spinSkips < 0 ? spin() : 0;
+    boolean spin =
+        handledIo
+            && spinNanos > 0
+            && selector.keys().size() <= MAX_SPIN_CHANNELS
+            && --spinSkips < 0;
+    int ready = spin ? spin() : 0;
     if (ready == 0) {
       long timeoutMillis = selectTimeoutMillis();
       wakeupPending.set(false); // from here a task from another thread wakes the select

@@ -15,10 +15,11 @@ public final class EventLoopGroup implements AutoCloseable {
   public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(5);
 
   /**
-   * How long a loop that has just handled I/O polls before it blocks, by default. A blocked
-   * thread's wake-up takes tens of microseconds on a virtual machine; a pipelining peer or a reply
-   * that comes within this time is picked up without one. A loop whose polls keep finding nothing
-   * stops polling for a while, so a quiet loop costs next to nothing.
+   * How long a loop of a few channels (at most 16) that has just handled I/O polls before it
+   * blocks, by default. A blocked thread's wake-up takes tens of microseconds on a virtual machine;
+   * a pipelining peer or a reply that comes within this time is picked up without one. A loop
+   * whose polls keep finding nothing stops polling for a while, so a quiet loop costs next to
+   * nothing; a loop of more channels never polls.
    */
   public static final Duration DEFAULT_SPIN = Duration.ofNanos(50_000);
 

@@ -220,6 +220,35 @@ class EventLoopTest {
   }
 
   @Test
+  void aLoopOfManyChannelsNeverSpins() throws Exception {
+    try (EventLoop loop = new EventLoop("test-loop", Duration.ofSeconds(30))) {
+      Semaphore seen = new Semaphore(0);
+      List<Pipe> pipes = new ArrayList<>();
+      for (int i = 0; i <= EventLoop.MAX_SPIN_CHANNELS; i++) {
+        pipes.add(drainedPipe(loop, seen));
+      }
+      for (int i = 0; i < 50; i++) {
+        pipes.get(i % pipes.size()).sink().write(ByteBuffer.wrap(new byte[] {(byte) i}));
+        assertThat(seen.tryAcquire(5, TimeUnit.SECONDS)).isTrue();
+      }
+      assertThat(loop.call(loop::spinCounts).get(5, TimeUnit.SECONDS)).containsExactly(0, 0);
+      // One channel fewer, and the same traffic is picked up by polling.
+      Pipe gone = pipes.remove(0);
+      gone.source().close();
+      gone.sink().close();
+      for (int i = 0; i < 50; i++) {
+        pipes.get(i % pipes.size()).sink().write(ByteBuffer.wrap(new byte[] {(byte) i}));
+        assertThat(seen.tryAcquire(5, TimeUnit.SECONDS)).isTrue();
+      }
+      assertThat(loop.call(loop::spinCounts).get(5, TimeUnit.SECONDS)[0]).isGreaterThanOrEqualTo(49);
+      for (Pipe p : pipes) {
+        p.sink().close();
+        p.source().close();
+      }
+    }
+  }
+
+  @Test
   void spinsThatFindNothingBackOffSoAQuietLoopBlocksAtOnce() throws Exception {
     try (EventLoop loop = new EventLoop("test-loop", Duration.ofNanos(200_000))) {
       Semaphore seen = new Semaphore(0);
