@@ -94,11 +94,14 @@ public final class Suite {
     root = root.toAbsolutePath().normalize();
     boolean pin = MachineInfo.firstLine(List.of("taskset", "-c", "0", "true")) != null;
     Suite suite = new Suite(root, quick, pin);
+    // The build the figures belong to, taken before the run: files edited meanwhile don't count.
+    String commit = MachineInfo.firstLine(
+        List.of("git", "-C", root.toString(), "describe", "--always", "--dirty"));
     long start = System.nanoTime();
     for (int r = 1; r <= runs; r++) {
       suite.run = r;
       suite.log("run " + r + " of " + runs);
-      for (String t : targets) {
+      for (String t : order(targets, r)) {
         suite.target(Peers.server(t), scenarios);
       }
       if (scenarios.contains("8")) {
@@ -107,8 +110,21 @@ public final class Suite {
     }
     double minutes = (System.nanoTime() - start) / 60e9;
     List<Path> files = Report.write(out == null ? root.resolve("docs/benchmarks") : out,
-        suite.context(String.join(" ", args), runs, minutes, targets, scenarios), suite.results);
+        suite.context(String.join(" ", args), commit, runs, minutes, targets, scenarios),
+        suite.results);
     suite.log(String.format(java.util.Locale.ROOT, "done in %.1f min; wrote %s", minutes, files));
+  }
+
+  /**
+   * The targets in the order run {@code run} (from 1) measures them: each run starts one target
+   * further on, so that no target always has the same place in a run. This machine's neighbours
+   * come and go over minutes, and a fixed order would hand one target the same stretch of their
+   * load every run.
+   */
+  static List<String> order(List<String> targets, int run) {
+    List<String> out = new ArrayList<>(targets);
+    java.util.Collections.rotate(out, -((run - 1) % Math.max(1, targets.size())));
+    return out;
   }
 
   // ---- scenarios 1-7, one server target ----
@@ -464,8 +480,8 @@ public final class Suite {
     System.err.println("[e2e] " + what);
   }
 
-  private Report.Context context(String args, int runs, double minutes, List<String> targets,
-      Set<String> scenarios) {
+  private Report.Context context(String args, String commit, int runs, double minutes,
+      List<String> targets, Set<String> scenarios) {
     String date = ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'"));
     String title = quick
         ? "> **Quick smoke run on a busy machine** (`--quick`: one run, " + warmupMs + " ms warm-up, "
@@ -479,6 +495,7 @@ public final class Suite {
     List<Map.Entry<String, String>> facts = new ArrayList<>();
     facts.add(Map.entry("date", date));
     facts.add(Map.entry("command", "`./bench e2e " + args.replaceAll("--root \\S+ ?", "").strip() + "`"));
+    facts.add(Map.entry("commit", commit == null ? "unknown (not a git checkout)" : "`" + commit + "`"));
     facts.add(Map.entry("duration", String.format(java.util.Locale.ROOT, "%.1f min", minutes)));
     facts.add(Map.entry("CPU", MachineInfo.cpuModel()));
     facts.add(Map.entry("cores", Integer.toString(Runtime.getRuntime().availableProcessors())));
@@ -496,7 +513,8 @@ public final class Suite {
     List<String> method = List.of(
         "One server process at a time, started fresh for every workload of every run of every"
             + " target, with a fresh client process too (no workload runs on code the JIT shaped"
-            + " for another); it prints `READY PORT` once it listens on 127.0.0.1.",
+            + " for another); it prints `READY PORT` once it listens on 127.0.0.1. Run r starts"
+            + " with the r-th target, so that each target takes each place in a run in turn.",
         "Load: one raw NIO WebSocket client (`dev.wsjava.bench.e2e.LoadClient`), the same for every"
             + " server, in a separate process: handshake, masked frames, a window of messages in"
             + " flight, every echo checked byte for byte (length and content, a sequence number"
