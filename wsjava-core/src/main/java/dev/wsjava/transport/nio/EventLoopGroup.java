@@ -1,6 +1,7 @@
 package dev.wsjava.transport.nio;
 
 import java.time.Duration;
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -42,8 +43,8 @@ public final class EventLoopGroup implements AutoCloseable {
    * Starts {@code threads} loops.
    *
    * @param threads how many loops, at least 1
-   * @param spin how long a loop that has just handled I/O polls before it blocks; zero to block at
-   *     once (the least CPU time, the slowest wake-ups)
+   * @param spin how long a loop of at most 16 channels that has just handled I/O polls before it
+   *     blocks; zero to block at once (the least CPU time, the slowest wake-ups)
    * @throws IllegalArgumentException when {@code threads} is less than 1 or {@code spin} is negative
    *     or longer than a second
    */
@@ -67,7 +68,7 @@ public final class EventLoopGroup implements AutoCloseable {
    * @throws IllegalArgumentException when it is out of range
    */
   static Duration checkSpin(Duration spin) {
-    if (spin.isNegative() || spin.compareTo(Duration.ofSeconds(1)) > 0) {
+    if (Objects.requireNonNull(spin, "spin").isNegative() || spin.compareTo(Duration.ofSeconds(1)) > 0) {
       throw new IllegalArgumentException("an event loop's spin must be 0 to 1 s: " + spin);
     }
     return spin;
