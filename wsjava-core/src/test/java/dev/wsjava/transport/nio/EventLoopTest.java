@@ -195,16 +195,21 @@ class EventLoopTest {
             });
   }
 
+  /** Writes {@code n} single bytes to the pipes in turn, each once the loop has drained the last. */
+  private static void writeInTurn(List<Pipe> pipes, int n, Semaphore seen) throws Exception {
+    for (int i = 0; i < n; i++) {
+      pipes.get(i % pipes.size()).sink().write(ByteBuffer.wrap(new byte[] {(byte) i}));
+      assertThat(seen.tryAcquire(5, TimeUnit.SECONDS)).isTrue();
+    }
+  }
+
   @Test
   void aLoopThatHandledIoPicksUpTheNextEventByPollingNotByBlocking() throws Exception {
     for (Duration spin : List.of(Duration.ofSeconds(30), Duration.ZERO)) {
       try (EventLoop loop = new EventLoop("test-loop", spin)) {
         Semaphore seen = new Semaphore(0);
         Pipe pipe = drainedPipe(loop, seen);
-        for (int i = 0; i < 200; i++) {
-          pipe.sink().write(ByteBuffer.wrap(new byte[] {(byte) i}));
-          assertThat(seen.tryAcquire(5, TimeUnit.SECONDS)).isTrue();
-        }
+        writeInTurn(List.of(pipe), 200, seen);
         long[] counts = loop.call(loop::spinCounts).get(5, TimeUnit.SECONDS);
         if (spin.isZero()) {
           assertThat(counts).containsExactly(0, 0);
@@ -227,19 +232,13 @@ class EventLoopTest {
       for (int i = 0; i <= EventLoop.MAX_SPIN_CHANNELS; i++) {
         pipes.add(drainedPipe(loop, seen));
       }
-      for (int i = 0; i < 50; i++) {
-        pipes.get(i % pipes.size()).sink().write(ByteBuffer.wrap(new byte[] {(byte) i}));
-        assertThat(seen.tryAcquire(5, TimeUnit.SECONDS)).isTrue();
-      }
+      writeInTurn(pipes, 50, seen);
       assertThat(loop.call(loop::spinCounts).get(5, TimeUnit.SECONDS)).containsExactly(0, 0);
       // One channel fewer, and the same traffic is picked up by polling.
       Pipe gone = pipes.remove(0);
       gone.source().close();
       gone.sink().close();
-      for (int i = 0; i < 50; i++) {
-        pipes.get(i % pipes.size()).sink().write(ByteBuffer.wrap(new byte[] {(byte) i}));
-        assertThat(seen.tryAcquire(5, TimeUnit.SECONDS)).isTrue();
-      }
+      writeInTurn(pipes, 50, seen);
       assertThat(loop.call(loop::spinCounts).get(5, TimeUnit.SECONDS)[0]).isGreaterThanOrEqualTo(49);
       for (Pipe p : pipes) {
         p.sink().close();
