@@ -160,7 +160,8 @@ final class Report {
       for (String t : ours) {
         Stats st = results.cell(s.id(), t).stats(m.key());
         rows.append(' ').append(st == null || bestValue == 0 ? "–"
-            : Format.number(st.median() / bestValue, 2) + "×").append(" |");
+            : Format.number(st.median() / bestValue, 2) + "×" + perRun(s, m, t, results))
+            .append(" |");
       }
       rows.append('\n');
     }
@@ -168,10 +169,53 @@ final class Report {
       return;
     }
     md.append("\nwsjava ÷ best JVM peer (medians; ↑ higher is better, so above 1× is ahead; ↓ lower"
-        + " is better, so below 1× is ahead):\n\n| metric | best JVM peer |");
+        + " is better, so below 1× is ahead). Then, over several runs, the same ratio taken in each"
+        + " run against that run's best JVM peer: its median, its spread, and in how many runs"
+        + " wsjava was even or ahead:\n\n| metric | best JVM peer |");
     for (String t : ours) {
       md.append(' ').append(t).append(" |");
     }
     md.append("\n|---|---|").append("---:|".repeat(ours.size())).append('\n').append(rows);
+  }
+
+  /**
+   * Compares a wsjava target with the best JVM peer run by run: on a shared machine the load of
+   * the neighbours drifts between runs, and a ratio within one run is paired (the targets of a run
+   * ran minutes apart, those of different runs up to an hour).
+   *
+   * @param s the scenario
+   * @param m the metric
+   * @param ours the wsjava target
+   * @param results the figures
+   * @return " · per run", the ratios' median and spread, and in how many runs wsjava was even or
+   *     ahead; empty for fewer than two runs with figures from both sides
+   */
+  static String perRun(Scenarios.Scenario s, Scenarios.Metric m, String ours, Results results) {
+    Results.Cell cell = results.cell(s.id(), ours);
+    List<Double> ratios = new ArrayList<>();
+    int evenOrAhead = 0;
+    for (int run : cell.values.getOrDefault(m.key(), Map.of()).keySet()) {
+      Double best = null;
+      for (String t : results.targets(s.id())) {
+        Double v = isJvmPeer(t) ? results.cell(s.id(), t).value(m.key(), run) : null;
+        if (v != null && (best == null || (m.higherIsBetter() ? v > best : v < best))) {
+          best = v;
+        }
+      }
+      if (best == null || best == 0) {
+        continue;
+      }
+      double ratio = cell.value(m.key(), run) / best;
+      ratios.add(ratio);
+      if (m.higherIsBetter() ? ratio >= 1 : ratio <= 1) {
+        evenOrAhead++;
+      }
+    }
+    if (ratios.size() < 2) {
+      return "";
+    }
+    Stats st = Stats.of(ratios);
+    return " · per run " + Format.number(st.median(), 2) + "× (" + Format.number(st.min(), 2) + "–"
+        + Format.number(st.max(), 2) + "), even or ahead in " + evenOrAhead + " of " + ratios.size();
   }
 }

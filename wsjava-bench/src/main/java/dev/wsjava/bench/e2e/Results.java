@@ -8,14 +8,15 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Every value measured in a suite run, by scenario, target and metric (one value per run), and every
- * failure, so that a target that failed is shown failed and never silently dropped. Not
- * thread-safe.
+ * Every value measured in a suite run, by scenario, target, metric and run, and every failure, so
+ * that a target that failed is shown failed and never silently dropped. Values are filed under the
+ * run that measured them, so targets can also be compared run by run. Not thread-safe.
  */
 final class Results {
   /** One target's figures in one scenario. */
   static final class Cell {
-    final Map<String, List<Double>> values = new LinkedHashMap<>();
+    /** Metric to its values by run, in the order they were measured. */
+    final Map<String, Map<Integer, Double>> values = new LinkedHashMap<>();
     final Set<String> failures = new LinkedHashSet<>();
     final Set<String> notes = new LinkedHashSet<>();
 
@@ -26,12 +27,33 @@ final class Results {
      * @return its stats, or {@code null} when never measured
      */
     Stats stats(String metric) {
-      List<Double> v = values.get(metric);
-      return v == null || v.isEmpty() ? null : Stats.of(v);
+      Map<Integer, Double> v = values.get(metric);
+      return v == null || v.isEmpty() ? null : Stats.of(new ArrayList<>(v.values()));
+    }
+
+    /**
+     * Returns one run's value of a metric.
+     *
+     * @param metric the metric's key
+     * @param run the run, from 1
+     * @return the value, or {@code null} when that run did not measure it
+     */
+    Double value(String metric, int run) {
+      return values.getOrDefault(metric, Map.of()).get(run);
     }
   }
 
   private final Map<String, Map<String, Cell>> cells = new LinkedHashMap<>();
+  private int run = 1;
+
+  /**
+   * Files the values added from now on under a run.
+   *
+   * @param run the run, from 1
+   */
+  void startRun(int run) {
+    this.run = run;
+  }
 
   Cell cell(String scenario, String target) {
     return cells.computeIfAbsent(scenario, s -> new LinkedHashMap<>())
@@ -39,7 +61,12 @@ final class Results {
   }
 
   void add(String scenario, String target, String metric, double value) {
-    cell(scenario, target).values.computeIfAbsent(metric, m -> new ArrayList<>()).add(value);
+    Double before = cell(scenario, target).values.computeIfAbsent(metric, m -> new LinkedHashMap<>())
+        .putIfAbsent(run, value);
+    if (before != null) {
+      throw new IllegalStateException(
+          "run " + run + " measured " + target + " " + metric + " in scenario " + scenario + " twice");
+    }
   }
 
   void fail(String scenario, String target, String why) {

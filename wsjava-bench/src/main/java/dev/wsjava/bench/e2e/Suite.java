@@ -100,6 +100,7 @@ public final class Suite {
     long start = System.nanoTime();
     for (int r = 1; r <= runs; r++) {
       suite.run = r;
+      suite.results.startRun(r);
       suite.log("run " + r + " of " + runs);
       for (String t : order(targets, r)) {
         suite.target(Peers.server(t), scenarios);
@@ -531,7 +532,9 @@ public final class Suite {
         "Scenario 8's fixed server is the Netty peer: the most used JVM WebSocket server and not"
             + " ours, on epoll, so no client is measured against its own server.",
         "Ratios: each wsjava target's median divided by the best JVM peer's median (Node and the"
-            + " raw reference client excluded).",
+            + " raw reference client excluded). Per run: the same ratio within each run, against"
+            + " that run's best JVM peer, which pairs figures measured minutes apart rather than"
+            + " up to an hour apart.",
         "Expected duration on this 2-core machine: a full run (3 runs, all targets and scenarios)"
             + " about 55-65 minutes; `--quick` about 6-9 minutes.");
     Map<String, String> described = new LinkedHashMap<>();

@@ -1,6 +1,7 @@
 package dev.wsjava.bench.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,14 +16,19 @@ class ReportTest {
 
   private static Results smallMessages() {
     Results r = new Results();
-    for (double v : new double[] {300_000, 280_000, 320_000}) {
-      r.add("2", "wsjava-nio", "msgs_per_s", v);
+    double[] ours = {300_000, 280_000, 320_000};
+    double[] netty = {200_000, 100_000, 210_000, 190_000};
+    for (int run = 1; run <= netty.length; run++) {
+      r.startRun(run);
+      if (run <= ours.length) {
+        r.add("2", "wsjava-nio", "msgs_per_s", ours[run - 1]);
+      }
+      r.add("2", "netty", "msgs_per_s", netty[run - 1]);
+      if (run == 1) {
+        r.add("2", "node", "msgs_per_s", 900_000); // not a JVM peer: never the ratio's reference
+        r.fail("2", "jetty", "did not start: port in use");
+      }
     }
-    for (double v : new double[] {200_000, 100_000, 210_000, 190_000}) {
-      r.add("2", "netty", "msgs_per_s", v);
-    }
-    r.add("2", "node", "msgs_per_s", 900_000); // not a JVM peer: never the ratio's reference
-    r.fail("2", "jetty", "did not start: port in use");
     return r;
   }
 
@@ -46,8 +52,38 @@ class ReportTest {
   void ratiosCompareWsjavaWithTheBestJvmPeerOnly() {
     StringBuilder md = new StringBuilder();
     Report.ratios(md, Scenarios.SMALL, smallMessages());
-    // 300,000 / 195,000 (netty, not node's 900,000).
-    assertThat(md.toString()).contains("| 64 in flight ↑ | netty 195,000 msg/s | 1.54× |");
+    // 300,000 / 195,000 (netty, not node's 900,000); per run 1.5, 2.8 and 1.52 (run 4 has no
+    // figure of ours).
+    assertThat(md.toString()).contains("| 64 in flight ↑ | netty 195,000 msg/s | 1.54× · per run"
+        + " 1.52× (1.50–2.80), even or ahead in 3 of 3 |");
+  }
+
+  @Test
+  void perRunRatiosTakeEachRunsBestPeerAndCountTheRunsBehind() {
+    Results r = new Results();
+    double[][] p50 = {{30, 40, 35}, {50, 45, 60}, {20, Double.NaN, 25}}; // ours, netty, jetty
+    for (int run = 1; run <= 3; run++) {
+      r.startRun(run);
+      r.add("1", "wsjava-nio", "p50_us", p50[run - 1][0]);
+      if (!Double.isNaN(p50[run - 1][1])) {
+        r.add("1", "netty", "p50_us", p50[run - 1][1]);
+      }
+      r.add("1", "jetty", "p50_us", p50[run - 1][2]);
+    }
+    StringBuilder md = new StringBuilder();
+    Report.ratios(md, Scenarios.LATENCY, r);
+    // Medians: ours 30, jetty 35 (netty 42.5). Per run: 30/35, 50/45 (behind), 20/25.
+    assertThat(md.toString()).contains("| p50 ↓ | jetty 35.0 µs | 0.86× · per run 0.86× (0.80–1.11),"
+        + " even or ahead in 2 of 3 |");
+  }
+
+  @Test
+  void aSecondValueForTheSameRunIsABug() {
+    Results r = new Results();
+    r.startRun(2);
+    r.add("1", "netty", "p50_us", 40);
+    assertThatThrownBy(() -> r.add("1", "netty", "p50_us", 41))
+        .isInstanceOf(IllegalStateException.class).hasMessageContaining("run 2");
   }
 
   @Test
