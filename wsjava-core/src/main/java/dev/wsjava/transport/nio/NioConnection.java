@@ -17,6 +17,7 @@ import java.nio.channels.SocketChannel;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
@@ -49,9 +50,12 @@ final class NioConnection extends Connection implements Selectable, Runnable {
   /**
    * After a read that answered and found the socket empty, how many readiness events skip that
    * extra read: a peer that waits for each answer (request and response) would make every one of
-   * them a wasted system call.
+   * them a wasted system call. Each further miss in a row doubles it (plus one), up to {@link
+   * #REREAD_BACKOFF_MAX}; a hit starts over.
    */
-  private static final byte REREAD_BACKOFF = 7;
+  private static final int REREAD_BACKOFF = 7;
+  /** The most readiness events in a row that skip the read after answering: one read in 128. */
+  private static final int REREAD_BACKOFF_MAX = 127;
   /** The fewest queued bytes that {@link #writeEarlyAt} lets go out in the middle of a read. */
   private static final int EARLY_WRITE_MIN = 8 * 1024;
 
@@ -93,6 +97,7 @@ final class NioConnection extends Connection implements Selectable, Runnable {
   private boolean sessionFinished;
   private boolean peerEnded; // end of stream came while our close answer still waited to be written
   private byte rereadSkips; // readiness events left that skip the read after answering
+  private byte rereadBackoff; // the skips the last miss set; 0 after a hit
   /**
    * While the events of a short read are handled: how many queued answer bytes are written at
    * once rather than after the read's last event; 0 at other times. Half the read's bytes (at
@@ -305,11 +310,16 @@ final class NioConnection extends Connection implements Selectable, Runnable {
         }
         if (n == 0) {
           if (reread) {
-            rereadSkips = REREAD_BACKOFF;
+            rereadBackoff = (byte) Math.min(REREAD_BACKOFF_MAX,
+                rereadBackoff == 0 ? REREAD_BACKOFF : rereadBackoff * 2 + 1);
+            rereadSkips = rereadBackoff;
           }
           break;
         }
-        reread = false;
+        if (reread) {
+          rereadBackoff = 0;
+          reread = false;
+        }
         buf.flip();
         // Answers leave before the burst's end once they are worth a write, so that the peer
         // works on them while this side handles the rest, where the two would take turns. After
@@ -371,6 +381,16 @@ final class NioConnection extends Connection implements Selectable, Runnable {
         loop.execute(this::onReadable);
       }
     }
+  }
+
+  /**
+   * Test hook: how many readiness events the last fruitless read after answering made skip that
+   * read (0 after one that found bytes), as the loop sees it.
+   */
+  CompletableFuture<Integer> currentRereadBackoff() {
+    CompletableFuture<Integer> backoff = new CompletableFuture<>();
+    loop.execute(() -> backoff.complete((int) rereadBackoff));
+    return backoff;
   }
 
   /** Whether the closing handshake is done but our close frame still waits in a full socket. */
