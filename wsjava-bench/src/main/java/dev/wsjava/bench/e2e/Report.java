@@ -207,7 +207,8 @@ final class Report {
       }
       double ratio = cell.value(m.key(), run) / best;
       ratios.add(ratio);
-      if (m.higherIsBetter() ? ratio >= 1 : ratio <= 1) {
+      double shown = Math.round(ratio * 100) / 100.0; // even as printed: 12.1 B against 12.1 B
+      if (m.higherIsBetter() ? shown >= 1 : shown <= 1) {
         evenOrAhead++;
       }
     }

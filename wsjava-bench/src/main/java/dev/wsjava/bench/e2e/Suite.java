@@ -102,9 +102,7 @@ public final class Suite {
       suite.run = r;
       suite.results.startRun(r);
       suite.log("run " + r + " of " + runs);
-      for (String t : order(targets, r)) {
-        suite.target(Peers.server(t), scenarios);
-      }
+      suite.serverPoints(order(targets, r).stream().map(Peers::server).toList(), scenarios);
       if (scenarios.contains("8")) {
         suite.clients();
       }
@@ -128,10 +126,14 @@ public final class Suite {
     return out;
   }
 
-  // ---- scenarios 1-7, one server target ----
+  // ---- scenarios 1-7, point by point ----
 
-  private void target(Peers.Server s, Set<String> scenarios) {
-    List<Workload> ws = new ArrayList<>();
+  /**
+   * One run of scenarios 1-7, point by point: every target takes a point before the next point
+   * starts, so that the figures a ratio compares were measured a few minutes apart, not a whole
+   * run apart (the neighbours on this host come and go over minutes).
+   */
+  private void serverPoints(List<Peers.Server> servers, Set<String> scenarios) {
     Map<Workload, String> scenarioOf = new LinkedHashMap<>();
     if (scenarios.contains("1")) {
       scenarioOf.put(Workload.LATENCY, "1");
@@ -147,45 +149,50 @@ public final class Suite {
     if (scenarios.contains("4")) {
       scenarioOf.put(Workload.MANY, "4");
     }
-    ws.addAll(scenarioOf.keySet());
-    boolean http = scenarios.contains("7") && s.http();
-    if (scenarios.contains("7") && !s.http()) {
-      results.note("7", s.name(), "serves WebSocket only: no plain HTTP route");
-    }
-    if (!ws.isEmpty() || http) {
-      log(s.name() + ": scenarios 1-4" + (http ? ", 7" : ""));
-    }
+    String names = String.join(", ", servers.stream().map(Peers.Server::name).toList());
     // A fresh server (and load client) for every workload, as JMH forks per benchmark: code the
     // JIT compiled for the workload before would otherwise be thrown away (deoptimized) and
     // recompiled inside the next one's measured interval, so a figure would depend on the order.
-    for (Workload w : ws) {
-      try (Started server = startServer(s, false, "echo-" + w.id())) {
-        loadClient(s.name(), server, List.of(w), scenarioOf);
-      } catch (IOException e) {
-        results.fail(scenarioOf.get(w), s.name(), w.id() + ": did not start: " + e.getMessage());
-      }
-    }
-    if (http) {
-      try (Started server = startServer(s, false, "http")) {
-        wrk(s.name(), server);
-      } catch (IOException e) {
-        results.fail("7", s.name(), "did not start: " + e.getMessage());
+    scenarioOf.forEach((w, sc) -> {
+      log("scenario " + sc + ", " + w.id() + ": " + names);
+      servers.forEach(s -> echoPoint(s, w, sc));
+    });
+    if (scenarios.contains("7")) {
+      log("scenario 7: " + names);
+      for (Peers.Server s : servers) {
+        if (!s.http()) {
+          results.note("7", s.name(), "serves WebSocket only: no plain HTTP route");
+          continue;
+        }
+        try (Started server = startServer(s, false, "http")) {
+          wrk(s.name(), server);
+        } catch (IOException e) {
+          results.fail("7", s.name(), "did not start: " + e.getMessage());
+        }
       }
     }
     if (scenarios.contains("5")) {
-      idle(s);
+      servers.forEach(this::idle);
     }
     if (scenarios.contains("6")) {
-      if (!s.deflate()) {
-        results.note("6", s.name(), "no permessage-deflate in this library");
-      } else {
-        log(s.name() + ": scenario 6");
-        try (Started server = startServer(s, true, "deflate")) {
-          loadClient(s.name(), server, List.of(Workload.DEFLATE), Map.of(Workload.DEFLATE, "6"));
-        } catch (IOException e) {
-          results.fail("6", s.name(), "did not start: " + e.getMessage());
+      log("scenario 6: " + names);
+      for (Peers.Server s : servers) {
+        if (!s.deflate()) {
+          results.note("6", s.name(), "no permessage-deflate in this library");
+          continue;
         }
+        echoPoint(s, Workload.DEFLATE, "6");
       }
+    }
+  }
+
+  /** One target's point of an echo workload: a fresh server and load client. */
+  private void echoPoint(Peers.Server s, Workload w, String scenario) {
+    boolean deflate = w == Workload.DEFLATE;
+    try (Started server = startServer(s, deflate, deflate ? "deflate" : "echo-" + w.id())) {
+      loadClient(s.name(), server, List.of(w), Map.of(w, scenario));
+    } catch (IOException e) {
+      results.fail(scenario, s.name(), w.id() + ": did not start: " + e.getMessage());
     }
   }
 
@@ -514,8 +521,10 @@ public final class Suite {
     List<String> method = List.of(
         "One server process at a time, started fresh for every workload of every run of every"
             + " target, with a fresh client process too (no workload runs on code the JIT shaped"
-            + " for another); it prints `READY PORT` once it listens on 127.0.0.1. Run r starts"
-            + " with the r-th target, so that each target takes each place in a run in turn.",
+            + " for another); it prints `READY PORT` once it listens on 127.0.0.1. A run goes point"
+            + " by point (every target's latency, then every target's 64 in flight, and so on), so"
+            + " that the figures a ratio compares were taken minutes apart at most. Run r starts"
+            + " with the r-th target, so that each target takes each place in a point in turn.",
         "Load: one raw NIO WebSocket client (`dev.wsjava.bench.e2e.LoadClient`), the same for every"
             + " server, in a separate process: handshake, masked frames, a window of messages in"
             + " flight, every echo checked byte for byte (length and content, a sequence number"
