@@ -55,6 +55,15 @@ final class Results {
     this.run = run;
   }
 
+  /**
+   * Returns the run values are filed under now.
+   *
+   * @return the run, from 1
+   */
+  int run() {
+    return run;
+  }
+
   Cell cell(String scenario, String target) {
     return cells.computeIfAbsent(scenario, s -> new LinkedHashMap<>())
         .computeIfAbsent(target, t -> new Cell());

@@ -46,7 +46,6 @@ public final class Suite {
   private final String jcmd;
   private final Results results = new Results();
   private final Map<String, String> targetNotes = new LinkedHashMap<>();
-  private int run;
 
   private Suite(Path root, boolean quick, boolean pin) {
     this.root = root;
@@ -99,12 +98,11 @@ public final class Suite {
         List.of("git", "-C", root.toString(), "describe", "--always", "--dirty"));
     long start = System.nanoTime();
     for (int r = 1; r <= runs; r++) {
-      suite.run = r;
       suite.results.startRun(r);
       suite.log("run " + r + " of " + runs);
       suite.serverPoints(order(targets, r).stream().map(Peers::server).toList(), scenarios);
       if (scenarios.contains("8")) {
-        suite.clients();
+        suite.clients(order(Peers.CLIENTS.stream().map(Peers.Client::name).toList(), r));
       }
     }
     double minutes = (System.nanoTime() - start) / 60e9;
@@ -207,7 +205,7 @@ public final class Suite {
   private Started startServer(Peers.Server s, boolean deflate, String what) throws IOException {
     int port = freePort();
     List<String> cmd = pinned(0, Peers.command(root, s, JVM_FLAGS, port, deflate));
-    ServerProcess p = ServerProcess.start(cmd, logs.resolve("run" + run + "-" + s.name() + "-" + what + ".log"));
+    ServerProcess p = ServerProcess.start(cmd, logFile(s.name() + "-" + what));
     try {
       String ready = p.await(START_TIMEOUT, "READY ");
       String detail = ready.substring("READY ".length()).replaceFirst("^\\d+\\s*", "");
@@ -300,7 +298,7 @@ public final class Suite {
       cmd.addAll(List.of("-cp", Peers.classpath(root, null), LoadClient.class.getName(), "--port",
           Integer.toString(port), "--idle", Integer.toString(IDLE_CONNECTIONS)));
       try (ServerProcess client = ServerProcess.start(pinned(1, cmd),
-          logs.resolve("run" + run + "-" + s.name() + "-idle-client.log"))) {
+          logFile(s.name() + "-idle-client"))) {
         String line = client.await(Duration.ofSeconds(180), "RESULT", "ERROR");
         Map<String, String> r = ResultLine.parse(line);
         if (r == null) {
@@ -358,7 +356,7 @@ public final class Suite {
         results.add("7", target, "cpu_us_per_msg", (cpuEnd - cpuStart) / (double) w.requests());
       }
       if (w.socketErrors() > 0) {
-        results.note("7", target, "run " + run + ": " + w.socketErrors() + " socket errors");
+        results.note("7", target, "run " + results.run() + ": " + w.socketErrors() + " socket errors");
       }
     } catch (IOException | IllegalArgumentException e) {
       results.fail("7", target, e.getMessage());
@@ -370,22 +368,27 @@ public final class Suite {
 
   private String runWrk(String url, int seconds, String name) throws IOException {
     List<String> cmd = pinned(1, List.of("wrk", "-t2", "-c100", "-d" + seconds + "s", url));
-    try (ServerProcess wrk = ServerProcess.start(cmd, logs.resolve("run" + run + "-" + name + ".log"))) {
+    try (ServerProcess wrk = ServerProcess.start(cmd, logFile(name))) {
       return String.join("\n", wrk.linesUntilExit(Duration.ofSeconds(seconds + 30L), ""));
     }
   }
 
   // ---- scenario 8 ----
 
-  private void clients() {
+  /**
+   * Scenario 8, point by point like scenarios 1-7: every client takes a workload, each against a
+   * fresh fixed server, before the next workload starts, so that the figures a ratio compares were
+   * measured minutes apart rather than a whole client's turn apart.
+   *
+   * @param clients the client drivers, in this run's order
+   */
+  private void clients(List<String> clients) {
     Peers.Server fixed = Peers.server("netty");
-    log("scenario 8: client drivers against " + fixed.name());
-    List<Workload> ws = List.of(Workload.LATENCY, Workload.SMALL, Workload.LARGE_64K, Workload.LARGE_1M);
-    for (Peers.Client c : Peers.CLIENTS) {
-      Map<String, Map<String, String>> byWorkload = new LinkedHashMap<>();
-      Map<String, String> errors = new LinkedHashMap<>();
-      // Fresh processes on both sides for every workload, as in scenarios 1-4.
-      for (Workload w : ws) {
+    log("scenario 8: client drivers against " + fixed.name() + ": " + String.join(", ", clients));
+    for (Workload w : List.of(Workload.LATENCY, Workload.SMALL, Workload.LARGE_64K, Workload.LARGE_1M)) {
+      for (String name : clients) {
+        Peers.Client c = Peers.CLIENTS.stream().filter(x -> x.name().equals(name)).findFirst().orElseThrow();
+        results.cell("8", c.name());
         try (Started server = startServer(fixed, false, "scenario8-" + c.name() + "-" + w.id())) {
           List<String> cmd = new ArrayList<>();
           cmd.add(Peers.javaBinary());
@@ -399,50 +402,55 @@ public final class Suite {
           }
           cmd.addAll(List.of("--workloads", w.id(), "--warmup-ms", Long.toString(warmupMs),
               "--measure-ms", Long.toString(measureMs)));
-          parseLines(runClient(pinned(1, cmd), "client-" + c.name() + "-" + w.id(), 1),
-              byWorkload, errors);
+          fileClient(c.name(), w, runClient(pinned(1, cmd), "client-" + c.name() + "-" + w.id(), 1));
         } catch (IOException e) {
-          errors.put(w.id(), e.getMessage());
+          results.fail("8", c.name(), w.id() + ": " + e.getMessage());
         }
       }
-      fileClient(c.name(), byWorkload, errors);
     }
   }
 
-  private void fileClient(String client, Map<String, Map<String, String>> byWorkload,
-      Map<String, String> errors) {
-    results.cell("8", client);
-    errors.forEach((w, why) -> results.fail("8", client, w + ": " + why));
-    Map<String, String> lat = byWorkload.get("latency");
-    if (lat != null) {
-      results.add("8", client, "lat_p50_us", num(lat, "p50_us"));
-      results.add("8", client, "lat_p99_us", num(lat, "p99_us"));
+  /** Files one client's point of scenario 8 from the driver's output lines. */
+  private void fileClient(String client, Workload w, List<String> lines) {
+    Map<String, Map<String, String>> byWorkload = new LinkedHashMap<>();
+    Map<String, String> errors = new LinkedHashMap<>();
+    parseLines(lines, byWorkload, errors);
+    errors.forEach((id, why) -> results.fail("8", client, id + ": " + why));
+    Map<String, String> r = byWorkload.get(w.id());
+    if (r == null) {
+      return;
     }
-    Map<String, String> small = byWorkload.get("small");
-    if (small != null) {
-      results.add("8", client, "small_msgs_per_s", num(small, "msgs_per_s"));
-      if (small.containsKey("cpu_us_per_echo")) {
-        results.add("8", client, "small_cpu_us", num(small, "cpu_us_per_echo"));
+    switch (w.id()) {
+      case "latency" -> {
+        results.add("8", client, "lat_p50_us", num(r, "p50_us"));
+        results.add("8", client, "lat_p99_us", num(r, "p99_us"));
       }
-    }
-    Map<String, String> k64 = byWorkload.get("large64k");
-    if (k64 != null) {
-      results.add("8", client, "mb_64k", num(k64, "mb_per_s"));
-      if (k64.containsKey("cpu_us_per_echo")) {
-        results.add("8", client, "cpu_64k_us", num(k64, "cpu_us_per_echo"));
+      case "small" -> {
+        results.add("8", client, "small_msgs_per_s", num(r, "msgs_per_s"));
+        if (r.containsKey("cpu_us_per_echo")) {
+          results.add("8", client, "small_cpu_us", num(r, "cpu_us_per_echo"));
+        }
       }
-    }
-    Map<String, String> m1 = byWorkload.get("large1m");
-    if (m1 != null) {
-      results.add("8", client, "mb_1m", num(m1, "mb_per_s"));
+      case "large64k" -> {
+        results.add("8", client, "mb_64k", num(r, "mb_per_s"));
+        if (r.containsKey("cpu_us_per_echo")) {
+          results.add("8", client, "cpu_64k_us", num(r, "cpu_us_per_echo"));
+        }
+      }
+      case "large1m" -> results.add("8", client, "mb_1m", num(r, "mb_per_s"));
+      default -> throw new IllegalStateException(w.id());
     }
   }
 
   // ---- plumbing ----
 
+  private Path logFile(String name) {
+    return logs.resolve("run" + results.run() + "-" + name + ".log");
+  }
+
   private List<String> runClient(List<String> cmd, String name, int workloads) throws IOException {
     Duration limit = Duration.ofMillis(60_000 + workloads * (warmupMs + measureMs + 40_000));
-    try (ServerProcess client = ServerProcess.start(cmd, logs.resolve("run" + run + "-" + name + ".log"))) {
+    try (ServerProcess client = ServerProcess.start(cmd, logFile(name))) {
       return client.linesUntilExit(limit, ResultLine.RESULT, ResultLine.ERROR);
     }
   }
@@ -539,7 +547,9 @@ public final class Suite {
         "Scenario 7: wrk -t2 -c100, a " + Math.min(2, wrkSeconds) + " s warm-up then " + wrkSeconds
             + " s measured.",
         "Scenario 8's fixed server is the Netty peer: the most used JVM WebSocket server and not"
-            + " ours, on epoll, so no client is measured against its own server.",
+            + " ours, on epoll, so no client is measured against its own server. It goes point by"
+            + " point like the others (every client's latency, then every client's 300 B, and so"
+            + " on), a fresh server for each, the client order rotated from run to run.",
         "Ratios: each wsjava target's median divided by the best JVM peer's median (Node and the"
             + " raw reference client excluded). Per run: the same ratio within each run, against"
             + " that run's best JVM peer, which pairs figures measured minutes apart rather than"
