@@ -39,10 +39,12 @@ final class Transports {
         NioServer.Builder b =
             NioServer.builder()
                 .bind(host, port)
-                .eventLoops(loops(config))
                 .eventLoopSpin(config.eventLoopSpin())
                 .connectionConfig(config.connectionConfig())
                 .router(router, httpLimits(config));
+        if (config.eventLoops() > 0) { // else the server's own group: one loop per processor
+          b.eventLoops(config.eventLoops());
+        }
         if (tls != null) {
           b.tls(tls);
         }
@@ -69,10 +71,12 @@ final class Transports {
       case NIO -> {
         NioClient.Builder b =
             NioClient.builder()
-                .eventLoops(loops(config))
                 .eventLoopSpin(config.eventLoopSpin())
                 .connectionConfig(config.connectionConfig())
                 .handshakeConfig(handshake);
+        if (config.eventLoops() > 0) { // else the client's own group: one loop per processor
+          b.eventLoops(config.eventLoops());
+        }
         if (context != null) {
           b.sslContext(context);
         }
@@ -100,10 +104,6 @@ final class Transports {
   /** The HTTP front's limits: a request (and so an upgrade) must arrive within the handshake time. */
   private static HttpLimits httpLimits(WebSocketConfig config) {
     return HttpLimits.defaults().withRequestTimeoutNanos(config.handshakeTimeout().toNanos());
-  }
-
-  private static int loops(WebSocketConfig config) {
-    return config.eventLoops() > 0 ? config.eventLoops() : Runtime.getRuntime().availableProcessors();
   }
 
   static List<ExtensionFactory> extensions(WebSocketConfig config) {

@@ -77,14 +77,11 @@ public record WebSocketConfig(
   public WebSocketConfig {
     Objects.requireNonNull(transport, "transport");
     Objects.requireNonNull(limits, "limits");
-    Objects.requireNonNull(eventLoopSpin, "eventLoopSpin");
     subprotocols = List.copyOf(subprotocols);
     if (eventLoops < 0) {
       throw new IllegalArgumentException("eventLoops must not be negative: " + eventLoops);
     }
-    if (eventLoopSpin.isNegative() || eventLoopSpin.compareTo(Duration.ofSeconds(1)) > 0) {
-      throw new IllegalArgumentException("eventLoopSpin must be 0 to 1 s: " + eventLoopSpin);
-    }
+    EventLoopGroup.checkSpin(eventLoopSpin);
     // The transport config checks the rest, with the same messages for both.
     new ConnectionConfig(
         SessionConfig.DEFAULTS, maxQueuedBytes, handshakeTimeout, idleTimeout, pingInterval,

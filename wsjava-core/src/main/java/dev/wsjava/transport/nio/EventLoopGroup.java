@@ -67,9 +67,9 @@ public final class EventLoopGroup implements AutoCloseable {
    * @return {@code spin}
    * @throws IllegalArgumentException when it is out of range
    */
-  static Duration checkSpin(Duration spin) {
-    if (Objects.requireNonNull(spin, "spin").isNegative() || spin.compareTo(Duration.ofSeconds(1)) > 0) {
-      throw new IllegalArgumentException("an event loop's spin must be 0 to 1 s: " + spin);
+  public static Duration checkSpin(Duration spin) {
+    if (Objects.requireNonNull(spin, "eventLoopSpin").isNegative() || spin.compareTo(Duration.ofSeconds(1)) > 0) {
+      throw new IllegalArgumentException("eventLoopSpin must be 0 to 1 s: " + spin);
     }
     return spin;
   }

@@ -305,10 +305,10 @@ class EventLoopTest {
     assertThatThrownBy(() -> new EventLoopGroup(0)).isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> new EventLoopGroup(1, Duration.ofNanos(-1)))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("spin");
+        .hasMessageContaining("eventLoopSpin must be 0 to 1 s");
     assertThatThrownBy(() -> new EventLoopGroup(1, Duration.ofMillis(1001)))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("spin");
+        .hasMessageContaining("eventLoopSpin must be 0 to 1 s");
   }
 
   @Test
