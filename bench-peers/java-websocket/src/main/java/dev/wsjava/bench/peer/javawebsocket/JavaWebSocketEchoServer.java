@@ -13,7 +13,8 @@ import org.java_websocket.server.WebSocketServer;
 
 /**
  * The Java-WebSocket echo server: a {@link WebSocketServer} subclass echoing in {@code onMessage};
- * with {@code --deflate} its draft carries the permessage-deflate extension. It serves WebSocket
+ * with {@code --deflate} its draft carries the permessage-deflate extension, compressing every
+ * message (its default threshold leaves messages under 1 KiB uncompressed). It serves WebSocket
  * only (no plain HTTP route). Command line: {@code PORT [--deflate]}.
  */
 public final class JavaWebSocketEchoServer extends WebSocketServer {
@@ -31,7 +32,13 @@ public final class JavaWebSocketEchoServer extends WebSocketServer {
    */
   public static void main(String[] args) {
     PeerArgs peer = PeerArgs.parse(args);
-    Draft draft = peer.deflate() ? new Draft_6455(new PerMessageDeflateExtension()) : new Draft_6455();
+    Draft draft = new Draft_6455();
+    if (peer.deflate()) {
+      PerMessageDeflateExtension deflate = new PerMessageDeflateExtension();
+      // By default it sends messages under 1 KiB uncompressed; scenario 6 compares compression.
+      deflate.setThreshold(0);
+      draft = new Draft_6455(deflate);
+    }
     JavaWebSocketEchoServer server = new JavaWebSocketEchoServer(peer, List.of(draft));
     server.setReuseAddr(true);
     server.setTcpNoDelay(true);
