@@ -19,7 +19,6 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
-import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.List;
@@ -77,6 +76,7 @@ public final class BlockingServer implements ServerTransport {
   private final Set<Socket> handshaking = ConcurrentHashMap.newKeySet();
   private final Set<Socket> upgradedSockets = ConcurrentHashMap.newKeySet(); // 101 sent, not yet counted
   private final Set<BlockingConnection> connections = ConcurrentHashMap.newKeySet();
+  private final Deadlines deadlines;
   private volatile boolean stopping;
 
   private BlockingServer(ServerBuilder.Options o) throws IOException {
@@ -90,6 +90,12 @@ public final class BlockingServer implements ServerTransport {
     listener.setReuseAddress(true);
     connectionConfig.socket().applyToListener(listener);
     listener.bind(o.address(), o.backlog());
+    Duration shortest = connectionConfig.handshakeTimeout();
+    if (router != null) {
+      long http = Math.min(httpLimits.requestTimeoutNanos(), httpLimits.idleTimeoutNanos());
+      shortest = shortest.compareTo(Duration.ofNanos(http)) < 0 ? shortest : Duration.ofNanos(http);
+    }
+    this.deadlines = new Deadlines(shortest);
     this.acceptor = Thread.ofVirtual().name("wsjava-accept-" + port()).start(this::acceptLoop);
   }
 
@@ -138,6 +144,7 @@ public final class BlockingServer implements ServerTransport {
     stopping = true;
     closeQuietly(listener);
     acceptor.join(grace);
+    deadlines.stop(); // every connection still in HTTP is closed below
     // Cut off handshakes still under way; one whose 101 already went out is an open connection to
     // the client, so wait (within the grace) for it to be counted and close it with 1001 below.
     long deadline = System.nanoTime() + grace.toNanos();
@@ -213,6 +220,7 @@ public final class BlockingServer implements ServerTransport {
   private void serve(Socket raw) {
     long start = System.nanoTime();
     boolean upgraded = false;
+    Deadlines.Watch watch = deadlines.watch(raw);
     try {
       connectionConfig.socket().applyTo(raw);
       Socket socket = tls == null ? raw : tlsHandshake(raw, start + handshakeNanos());
@@ -229,13 +237,7 @@ public final class BlockingServer implements ServerTransport {
         if (received.hasRemaining()) {
           step = front.receive(received, System.nanoTime()); // what a front left for later
         } else {
-          int n;
-          try {
-            socket.setSoTimeout(readTimeout(front.deadlineNanos()));
-            n = in.read(buffer);
-          } catch (SocketTimeoutException e) {
-            n = 0;
-          }
+          int n = read(in, buffer, front.deadlineNanos(), watch);
           if (n < 0) {
             return; // the client left
           }
@@ -253,6 +255,7 @@ public final class BlockingServer implements ServerTransport {
           }
           case ServerFront.Upgrade u -> {
             upgraded = true;
+            watch.done(); // WebSocket keeps its own timers
             upgrade(raw, socket, out, u);
             return;
           }
@@ -261,6 +264,7 @@ public final class BlockingServer implements ServerTransport {
     } catch (IOException | RuntimeException e) {
       // The client left, broke TLS, or was cut off at a deadline: nothing to report.
     } finally {
+      watch.done();
       if (!upgraded) {
         closeQuietly(raw);
       }
@@ -279,16 +283,28 @@ public final class BlockingServer implements ServerTransport {
     }
   }
 
-  /** A read timeout for {@code deadline}: 0 for none, at least 1 ms otherwise. */
-  private static int readTimeout(long deadline) throws SocketTimeoutException {
-    if (deadline == Long.MAX_VALUE) {
+  /**
+   * Reads within {@code deadline}, which the server's {@link Deadlines} keeps (no socket timeout:
+   * see there).
+   *
+   * @return the bytes read, 0 when the deadline passed, -1 at end of stream
+   */
+  private static int read(InputStream in, byte[] buffer, long deadline, Deadlines.Watch watch)
+      throws IOException {
+    if (deadline != Long.MAX_VALUE && deadline - System.nanoTime() <= 0) {
       return 0;
     }
-    int left = millisLeft(deadline);
-    if (left <= 0) {
-      throw new SocketTimeoutException();
+    watch.arm(deadline);
+    int n;
+    try {
+      n = in.read(buffer);
+    } catch (IOException e) {
+      if (watch.disarm()) {
+        return 0; // TLS may take the cut-off input for an error
+      }
+      throw e;
     }
-    return left;
+    return watch.disarm() ? 0 : n;
   }
 
   private long handshakeNanos() {
