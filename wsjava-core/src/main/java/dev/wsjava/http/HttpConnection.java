@@ -58,7 +58,12 @@ public final class HttpConnection<T> {
   private final Router<T> router;
   private final HttpLimits limits;
   private final HttpHeadParser<HttpHead.Request> parser;
-  private final OutboundQueue outbound = new OutboundQueue();
+  // The answers waiting to be written: one buffer alone (the usual case, a 101 or one response)
+  // sits in `one`; from the second on, all go through a queue, made then.
+  private ByteBuffer one;
+  private long oneLeft;
+  private OutboundQueue more;
+  private long outboundTotal;
 
   private State state = State.HEAD;
   private int requestCount;
@@ -116,7 +121,7 @@ public final class HttpConnection<T> {
     while (in.hasRemaining() && (state == State.HEAD || state == State.BODY)) {
       if (state == State.HEAD) {
         if (!requestStarted) {
-          if (outbound.queuedBytes() > limits.maxQueuedBytes()) {
+          if (outboundBytes() > limits.maxQueuedBytes()) {
             return null; // the client is not reading its answers: leave the next request unread
           }
           requestStarted = true;
@@ -346,7 +351,7 @@ public final class HttpConnection<T> {
     }
     if (state == State.BODY || requestStarted) {
       fail(408, "no complete request within " + limits.requestTimeoutNanos() + " ns", false);
-    } else if (!outbound.isEmpty()) {
+    } else if (hasOutbound()) {
       waitStart = nowNanos;
     } else {
       closing("idle for " + (nowNanos - waitStart) + " ns");
@@ -407,7 +412,24 @@ public final class HttpConnection<T> {
   // Bytes to write
 
   private void queue(ByteBuffer b) {
-    outbound.add(b);
+    int n = b.remaining();
+    if (n == 0) {
+      return;
+    }
+    outboundTotal += n;
+    if (more == null && one == null) {
+      one = b;
+      oneLeft = n;
+      return;
+    }
+    if (more == null) {
+      more = new OutboundQueue();
+      if (one != null) {
+        more.add(one); // from what is still unwritten: its position is where the writer left it
+        one = null;
+      }
+    }
+    more.add(b);
   }
 
   /**
@@ -416,7 +438,7 @@ public final class HttpConnection<T> {
    * @return true while the outbound queue is not empty
    */
   public boolean hasOutbound() {
-    return !outbound.isEmpty();
+    return one != null || (more != null && !more.isEmpty());
   }
 
   /**
@@ -425,7 +447,7 @@ public final class HttpConnection<T> {
    * @return queued bytes not yet reported written
    */
   public long outboundBytes() {
-    return outbound.queuedBytes();
+    return one != null ? oneLeft : more == null ? 0 : more.queuedBytes();
   }
 
   /**
@@ -434,7 +456,7 @@ public final class HttpConnection<T> {
    * @return the running total of queued bytes
    */
   public long outboundTotal() {
-    return outbound.enqueuedTotal();
+    return outboundTotal;
   }
 
   /**
@@ -446,7 +468,14 @@ public final class HttpConnection<T> {
    * @return how many buffers were put
    */
   public int gatherOutbound(ByteBuffer[] dst, int offset) {
-    return outbound.gather(dst, offset);
+    if (one == null) {
+      return more == null ? 0 : more.gather(dst, offset);
+    }
+    if (offset >= dst.length) {
+      return 0;
+    }
+    dst[offset] = one;
+    return 1;
   }
 
   /**
@@ -455,6 +484,12 @@ public final class HttpConnection<T> {
    * @param bytes how many bytes the write took
    */
   public void written(long bytes) {
-    outbound.written(bytes);
+    if (one == null) {
+      if (more != null) {
+        more.written(bytes);
+      }
+    } else if ((oneLeft -= bytes) == 0) {
+      one = null;
+    }
   }
 }

@@ -50,6 +50,33 @@ final class HttpWire {
     return sb.toString();
   }
 
+  /**
+   * Writes out at most {@code max} of the queued bytes, as a socket that takes only part of a
+   * gathering write does, checking the connection's count of queued bytes on the way.
+   */
+  static String drainSome(HttpConnection<?> c, long max) {
+    ByteBuffer[] dst = new ByteBuffer[64];
+    int n = c.gatherOutbound(dst, 0);
+    long queued = 0;
+    for (int i = 0; i < n; i++) {
+      queued += dst[i].remaining();
+    }
+    if (n < dst.length && c.outboundBytes() != queued) {
+      throw new AssertionError("outboundBytes " + c.outboundBytes() + " but queued " + queued);
+    }
+    StringBuilder sb = new StringBuilder();
+    long written = 0;
+    for (int i = 0; i < n && written < max; i++) {
+      int take = (int) Math.min(dst[i].remaining(), max - written);
+      ByteBuffer part = dst[i].slice(dst[i].position(), take);
+      dst[i].position(dst[i].position() + take);
+      sb.append(StandardCharsets.ISO_8859_1.decode(part));
+      written += take;
+    }
+    c.written(written);
+    return sb.toString();
+  }
+
   /** Parses a request head, for tests that call a router or handler directly. */
   static HttpRequest request(String head) throws Exception {
     HttpHead.Request h = HttpHeadParser.forRequests(HttpHeadLimits.defaults()).parse(buffer(head));
