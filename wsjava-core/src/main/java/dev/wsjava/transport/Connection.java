@@ -595,6 +595,16 @@ public abstract class Connection {
   }
 
   /**
+   * Returns the bytes queued and not yet written, as {@link #queuedBytes()} does, for a caller
+   * that holds {@link #lock()} already.
+   *
+   * @return the outbound queue's size
+   */
+  protected final long outboundBytes() {
+    return session.outboundBytes();
+  }
+
+  /**
    * Marks the socket closed: fails sends still pending, reports {@link ConnectionHandler#onClose}
    * if the session did not, and completes {@link #closed()}. Transports call this once from
    * {@link #closeSocket()} after closing the channel.

@@ -492,7 +492,7 @@ final class NioConnection extends Connection implements Selectable, Runnable {
     ReentrantLock lock = lock();
     lock.lock();
     try {
-      if (!isOpen() || queuedBytes() > WRITE_THROUGH_MAX_BYTES) {
+      if (!isOpen() || outboundBytes() > WRITE_THROUGH_MAX_BYTES) {
         return false; // closing (the loop writes the close frame and closes), or a large write
       }
       int n = gatherOutbound(gather);
