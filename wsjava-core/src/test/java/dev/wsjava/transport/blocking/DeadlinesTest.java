@@ -2,6 +2,7 @@ package dev.wsjava.transport.blocking;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -22,9 +23,9 @@ class DeadlinesTest {
   @Test
   void aBlockedReadPastItsDeadlineEndsAndSaysSo() throws Exception {
     Deadlines deadlines = new Deadlines(Duration.ofMillis(80));
-    try (ServerSocket listener = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
-        Socket client = new Socket(listener.getInetAddress(), listener.getLocalPort());
-        Socket server = listener.accept()) {
+    try (Pair pair = Pair.open()) {
+      Socket client = pair.client();
+      Socket server = pair.server();
       Deadlines.Watch watch = deadlines.watch(server);
       long start = System.nanoTime();
       watch.arm(start + Duration.ofMillis(80).toNanos());
@@ -45,9 +46,9 @@ class DeadlinesTest {
   @Test
   void aReadThatEndsInTimeIsLeftAlone() throws Exception {
     Deadlines deadlines = new Deadlines(Duration.ofMillis(8));
-    try (ServerSocket listener = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
-        Socket client = new Socket(listener.getInetAddress(), listener.getLocalPort());
-        Socket server = listener.accept()) {
+    try (Pair pair = Pair.open()) {
+      Socket client = pair.client();
+      Socket server = pair.server();
       Deadlines.Watch watch = deadlines.watch(server);
       InputStream in = server.getInputStream();
       for (int i = 0; i < 3; i++) {
@@ -72,6 +73,22 @@ class DeadlinesTest {
       watch.done();
     } finally {
       deadlines.stop();
+    }
+  }
+
+  /** Both ends of one loopback TCP connection. */
+  private record Pair(ServerSocket listener, Socket client, Socket server) implements AutoCloseable {
+    static Pair open() throws IOException {
+      ServerSocket listener = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+      Socket client = new Socket(listener.getInetAddress(), listener.getLocalPort());
+      return new Pair(listener, client, listener.accept());
+    }
+
+    @Override
+    public void close() throws IOException {
+      try (listener; client; server) {
+        // closes all three
+      }
     }
   }
 
