@@ -40,7 +40,7 @@ final class Transports {
             NioServer.builder()
                 .bind(host, port)
                 .eventLoopSpin(config.eventLoopSpin())
-                .connectionConfig(config.connectionConfig())
+                .connectionConfig(config.connectionConfig(false))
                 .router(router, httpLimits(config));
         if (config.eventLoops() > 0) { // else the server's own group: one loop per processor
           b.eventLoops(config.eventLoops());
@@ -54,7 +54,7 @@ final class Transports {
         BlockingServer.Builder b =
             BlockingServer.builder()
                 .bind(host, port)
-                .connectionConfig(config.connectionConfig())
+                .connectionConfig(config.connectionConfig(false))
                 .router(router, httpLimits(config));
         if (tls != null) {
           b.tls(tls);
@@ -72,7 +72,7 @@ final class Transports {
         NioClient.Builder b =
             NioClient.builder()
                 .eventLoopSpin(config.eventLoopSpin())
-                .connectionConfig(config.connectionConfig())
+                .connectionConfig(config.connectionConfig(true))
                 .handshakeConfig(handshake);
         if (config.eventLoops() > 0) { // else the client's own group: one loop per processor
           b.eventLoops(config.eventLoops());
@@ -88,7 +88,7 @@ final class Transports {
       case BLOCKING -> {
         BlockingClient.Builder b =
             BlockingClient.builder()
-                .connectionConfig(config.connectionConfig())
+                .connectionConfig(config.connectionConfig(false))
                 .handshakeConfig(handshake);
         if (context != null) {
           b.sslContext(context);

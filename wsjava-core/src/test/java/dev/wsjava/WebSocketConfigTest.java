@@ -24,7 +24,7 @@ class WebSocketConfigTest {
             .pingInterval(Duration.ofSeconds(30))
             .pongTimeout(Duration.ofSeconds(5))
             .build();
-    ConnectionConfig cc = c.connectionConfig();
+    ConnectionConfig cc = c.connectionConfig(false);
     assertThat(cc.socket()).isEqualTo(new ConnectionConfig.SocketOptions(1 << 20, 2 << 20, false));
     assertThat(cc.deadPeerTimeout()).isEqualTo(Duration.ofSeconds(5));
     assertThat(c.toBuilder().build()).isEqualTo(c);
@@ -38,8 +38,24 @@ class WebSocketConfigTest {
     assertThat(d.tcpNoDelay()).isTrue();
     assertThat(d.pongTimeout()).isZero();
     assertThat(d.eventLoopSpin()).isEqualTo(EventLoopGroup.DEFAULT_SPIN);
-    assertThat(d.toBuilder().pingInterval(Duration.ofSeconds(7)).build().connectionConfig().deadPeerTimeout())
+    assertThat(d.toBuilder().pingInterval(Duration.ofSeconds(7)).build().connectionConfig(false).deadPeerTimeout())
         .isEqualTo(Duration.ofSeconds(7));
+  }
+
+  @Test
+  void theReadSizeDefaultsPerTransportAndRoleUnlessSet() {
+    WebSocketConfig d = WebSocketConfig.defaults();
+    assertThat(d.readBufferSize()).isZero();
+    assertThat(d.connectionConfig(true).readBufferSize()).isEqualTo(16 * 1024);
+    assertThat(d.connectionConfig(false).readBufferSize()).isEqualTo(64 * 1024);
+    WebSocketConfig set = d.toBuilder().readBufferSize(4096).build();
+    assertThat(set.connectionConfig(true).readBufferSize()).isEqualTo(4096);
+    assertThat(set.connectionConfig(false).readBufferSize()).isEqualTo(4096);
+    for (int bad : new int[] {-1, 1, 1023}) {
+      assertThatThrownBy(() -> WebSocketConfig.builder().readBufferSize(bad).build())
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("readBufferSize must be at least 1024");
+    }
   }
 
   @Test
