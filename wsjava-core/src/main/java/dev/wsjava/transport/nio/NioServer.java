@@ -18,8 +18,6 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
 import java.util.Objects;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -64,10 +62,9 @@ public final class NioServer implements ServerTransport {
   private final Function<HandshakeInfo, ConnectionHandler> handlers;
   private final Router<Function<HandshakeInfo, ConnectionHandler>> router;
   private final HttpLimits httpLimits;
-  private final Set<ServerUpgrade> upgrading = ConcurrentHashMap.newKeySet();
-  // No set of open connections: shutdown finds them among its loops' selector keys (see
-  // forEachConnection), so a connection costs no set entry and its open and close touch no shared
-  // map; `open` counts them.
+  // No set of open connections or of upgrades under way: shutdown finds them among its loops'
+  // selector keys (see forEachAttachment), so a connection costs no set entry and its open and
+  // close touch no shared map; `open` counts them.
   private final AtomicInteger open = new AtomicInteger();
   private final AtomicBoolean shuttingDown = new AtomicBoolean();
   /** One callback for every connection, rather than a method reference made per connection. */
@@ -195,14 +192,13 @@ public final class NioServer implements ServerTransport {
       } catch (RejectedExecutionException e) {
         closeServerChannel();
       }
-      // A connection handed over from its upgrade after this point closes itself (see upgraded).
-      for (ServerUpgrade u : upgrading) {
-        runOn(u, u::close);
-      }
+      // An upgrade its loop has not started yet closes as it starts, and a connection handed over
+      // from its upgrade after this point closes itself (see afterStart).
+      forEachUpgrade(ServerUpgrade::close);
       forEachConnection(c -> c.close(CloseCode.GOING_AWAY, "server shutting down"));
       awaitNoConnections(deadline);
       forEachConnection(NioConnection::abort);
-      upgrading.forEach(u -> runOn(u, u::close));
+      forEachUpgrade(ServerUpgrade::close);
     }
     // Aborts run on the loops: give them a moment.
     awaitNoConnections(Math.max(deadline, System.nanoTime() + TimeUnit.SECONDS.toNanos(1)));
@@ -226,14 +222,6 @@ public final class NioServer implements ServerTransport {
         Thread.currentThread().interrupt();
         return;
       }
-    }
-  }
-
-  private void runOn(ServerUpgrade u, Runnable r) {
-    try {
-      u.loop().execute(r);
-    } catch (RejectedExecutionException e) {
-      // its loop stopped and closed the socket
     }
   }
 
@@ -270,9 +258,7 @@ public final class NioServer implements ServerTransport {
       ch.configureBlocking(false);
       connectionConfig.socket().applyTo(ch);
       EventLoop loop = group.next();
-      ServerUpgrade upgrade = new ServerUpgrade(this, loop, ch, newFront(System.nanoTime()));
-      upgrading.add(upgrade);
-      loop.execute(upgrade::start);
+      loop.execute(new ServerUpgrade(this, loop, ch, newFront(System.nanoTime())));
     } catch (IOException | RuntimeException e) {
       try {
         ch.close();
@@ -311,11 +297,6 @@ public final class NioServer implements ServerTransport {
     return handlers.apply(info);
   }
 
-  /** Takes over the count of a connection whose upgrade completed; loop thread, before start. */
-  void upgraded(ServerUpgrade from, NioConnection to) {
-    upgrading.remove(from); // the count stays: the connection carries it on
-  }
-
   /** Closes a connection that was handed over while a shutdown was starting; after its start. */
   void afterStart(NioConnection c) {
     if (shuttingDown.get()) {
@@ -323,10 +304,9 @@ public final class NioServer implements ServerTransport {
     }
   }
 
-  void upgradeClosed(ServerUpgrade u) {
-    if (upgrading.remove(u)) {
-      open.decrementAndGet();
-    }
+  /** Counts out an upgrade that closed before its hand-over (which happens at most once). */
+  void upgradeClosed() {
+    open.decrementAndGet();
   }
 
   /** What a connection runs once its socket closed: {@link #connectionClosed}. */
@@ -345,17 +325,27 @@ public final class NioServer implements ServerTransport {
    * connections too: those report their close elsewhere, and are left alone).
    */
   private void forEachConnection(Consumer<NioConnection> action) {
+    forEachAttachment(a -> {
+      if (a instanceof NioConnection c && c.reportsCloseTo(onConnectionClosed)) {
+        action.accept(c);
+      }
+    });
+  }
+
+  private void forEachUpgrade(Consumer<ServerUpgrade> action) {
+    forEachAttachment(a -> {
+      if (a instanceof ServerUpgrade u && u.isFor(this)) {
+        action.accept(u);
+      }
+    });
+  }
+
+  /** Runs the action on each loop, for each of its channels' attachments; a group may be shared. */
+  private void forEachAttachment(Consumer<Object> action) {
     for (int i = 0; i < group.size(); i++) {
       EventLoop loop = group.loop(i);
       try {
-        loop.execute(
-            () -> {
-              for (Object a : loop.attachments()) {
-                if (a instanceof NioConnection c && c.reportsCloseTo(onConnectionClosed)) {
-                  action.accept(c);
-                }
-              }
-            });
+        loop.execute(() -> loop.attachments().forEach(action));
       } catch (RejectedExecutionException e) {
         // that loop stopped: it aborted its channels on the way out
       }

@@ -20,9 +20,13 @@ import java.util.List;
  * written, the socket, its key, its TLS state and the bytes that followed the request head go to a
  * new {@link NioConnection}. A refusal, a timeout or a hang-up closes the socket.
  *
+ * <p>The object is the loop's task twice over, so that an upgrade makes no task objects: the
+ * acceptor hands it to its loop to {@link #start}, and then it is the timer at the front's
+ * deadline (see {@link #run}).
+ *
  * <p>Loop thread only.
  */
-final class ServerUpgrade implements Selectable {
+final class ServerUpgrade implements Selectable, Runnable {
   /** Reads per readiness event at most. */
   private static final int MAX_READS = 8;
 
@@ -53,12 +57,30 @@ final class ServerUpgrade implements Selectable {
     this.front = front;
   }
 
-  EventLoop loop() {
-    return loop;
+  /** Whether this upgrade belongs to that server (a loop group may be shared). */
+  boolean isFor(NioServer s) {
+    return server == s;
   }
 
-  /** Registers the socket and starts the front's clock. */
-  void start() {
+  /** Starts the upgrade, the first time; after that, the front's deadline has passed. */
+  @Override
+  public void run() {
+    if (done) {
+      return;
+    }
+    if (key == null) {
+      start();
+    } else {
+      timedOut();
+    }
+  }
+
+  /** Registers the socket and starts the front's clock; closes at once in a shutdown. */
+  private void start() {
+    if (server.isShuttingDown()) {
+      close();
+      return;
+    }
     try {
       key = loop.register(channel, SelectionKey.OP_READ, this);
       io =
@@ -269,12 +291,12 @@ final class ServerUpgrade implements Selectable {
     }
     armedDeadline = deadline;
     if (deadline != Long.MAX_VALUE) {
-      timer = loop.scheduleAt(deadline, this::timedOut);
+      timer = loop.scheduleAt(deadline, this); // see run()
     }
   }
 
   private void timedOut() {
-    if (done || lingering) {
+    if (lingering) {
       return;
     }
     armedDeadline = Long.MAX_VALUE;
@@ -380,7 +402,6 @@ final class ServerUpgrade implements Selectable {
     held = null;
     key = null;
     io = null;
-    server.upgraded(this, connection);
     connection.start(received, null);
     server.afterStart(connection);
   }
@@ -416,6 +437,6 @@ final class ServerUpgrade implements Selectable {
         // closing anyway
       }
     }
-    server.upgradeClosed(this);
+    server.upgradeClosed();
   }
 }

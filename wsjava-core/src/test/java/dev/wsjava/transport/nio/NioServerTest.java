@@ -1001,6 +1001,47 @@ class NioServerTest {
   }
 
   @Test
+  void shutdownClosesItsHandshakesUnderWayAndNoOtherServers() throws Exception {
+    NioServer leaving = echoServer(config());
+    try (NioServer staying = echoServer(config())) {
+      byte[] request = RawPeer.upgradeRequest("/");
+      byte[] half = Arrays.copyOf(request, request.length / 2);
+      List<RawPeer> toLeaving = new ArrayList<>();
+      List<RawPeer> toStaying = new ArrayList<>();
+      try {
+        for (int i = 0; i < 4; i++) { // on both loops of the shared group
+          toLeaving.add(RawPeer.client(leaving.port()));
+          toStaying.add(RawPeer.client(staying.port()));
+        }
+        for (RawPeer p : toLeaving) {
+          p.send(half);
+        }
+        for (RawPeer p : toStaying) {
+          p.send(half);
+        }
+        await("both servers hold their handshakes",
+            () -> leaving.openConnections() == 4 && staying.openConnections() == 4);
+        assertThat(leaving.shutdown(Duration.ofSeconds(5))).isTrue();
+        for (RawPeer p : toLeaving) {
+          assertThat(p.readToEnd()).isZero(); // closed without a word: no upgrade had begun
+        }
+        assertThat(staying.openConnections()).isEqualTo(4);
+        for (RawPeer p : toStaying) {
+          p.send(Arrays.copyOfRange(request, half.length, request.length));
+          assertThat(p.readHead()).startsWith("HTTP/1.1 101 ");
+        }
+      } finally {
+        for (RawPeer p : toLeaving) {
+          p.close();
+        }
+        for (RawPeer p : toStaying) {
+          p.close();
+        }
+      }
+    }
+  }
+
+  @Test
   void aSendAfterTheQueueIsFullFailsFastWithQueueFull() throws Exception {
     ConnectionConfig small = withQueue(64 * 1024);
     // A raw peer that never reads: the server's socket buffers fill, then its queue.
