@@ -329,7 +329,7 @@ public final class ServerHandshake {
     at += tail.length;
     bytes[at++] = '\r';
     bytes[at] = '\n';
-    return new Accepted(request, ByteBuffer.wrap(bytes), subprotocol, instances);
+    return new Accepted(request, bytes, subprotocol, instances);
   }
 
   /**
@@ -404,29 +404,53 @@ public final class ServerHandshake {
   }
 
   /**
-   * The handshake succeeded: send the 101 response, then speak WebSocket.
-   *
-   * @param request the client's request head (its target, cookies and so on)
-   * @param response the 101 response
-   * @param subprotocol the chosen subprotocol, or {@code null}
-   * @param extensions the negotiated extensions in response order; the caller closes them with the
-   *     connection
+   * The handshake succeeded: send the 101 response, then speak WebSocket. It keeps the response as
+   * bytes and lends a view per {@link #response()}: a server makes one per connection, and a
+   * buffer kept beside the view it lends would be garbage at once.
    */
-  public record Accepted(
-      HttpHead.Request request, ByteBuffer response, String subprotocol, List<Extension> extensions)
-      implements Result {
+  public static final class Accepted implements Result {
+    private final HttpHead.Request request;
+    private final byte[] response;
+    private final String subprotocol;
+    private final List<Extension> extensions;
+
     /**
      * Creates an acceptance.
      *
      * @param request the request head
-     * @param response the response bytes from position to limit; kept as a read-only view
+     * @param response the response bytes from position to limit; copied, the position unchanged
      * @param subprotocol the subprotocol, or {@code null}
      * @param extensions the extensions; copied
      */
-    public Accepted {
-      Objects.requireNonNull(request, "request");
-      response = response.asReadOnlyBuffer();
-      extensions = List.copyOf(extensions);
+    public Accepted(
+        HttpHead.Request request,
+        ByteBuffer response,
+        String subprotocol,
+        List<Extension> extensions) {
+      this(request, bytesOf(response), subprotocol, extensions);
+    }
+
+    private Accepted(
+        HttpHead.Request request, byte[] response, String subprotocol, List<Extension> extensions) {
+      this.request = Objects.requireNonNull(request, "request");
+      this.response = response;
+      this.subprotocol = subprotocol;
+      this.extensions = List.copyOf(extensions);
+    }
+
+    private static byte[] bytesOf(ByteBuffer b) {
+      byte[] bytes = new byte[b.remaining()];
+      b.get(b.position(), bytes);
+      return bytes;
+    }
+
+    /**
+     * Returns the client's request head.
+     *
+     * @return its target, cookies and so on
+     */
+    public HttpHead.Request request() {
+      return request;
     }
 
     /**
@@ -436,7 +460,33 @@ public final class ServerHandshake {
      */
     @Override
     public ByteBuffer response() {
-      return response.duplicate();
+      return ByteBuffer.wrap(response).asReadOnlyBuffer();
+    }
+
+    /**
+     * Returns the chosen subprotocol.
+     *
+     * @return the subprotocol, or {@code null}
+     */
+    public String subprotocol() {
+      return subprotocol;
+    }
+
+    /**
+     * Returns the negotiated extensions, in response order; the caller closes them with the
+     * connection.
+     *
+     * @return an unmodifiable list
+     */
+    public List<Extension> extensions() {
+      return extensions;
+    }
+
+    @Override
+    public String toString() {
+      return "Accepted[" + request.method() + " " + request.target() + ", subprotocol="
+          + subprotocol + ", extensions=" + extensions + ", " + response.length
+          + " response bytes]";
     }
   }
 
