@@ -37,7 +37,8 @@ import jdk.jfr.Recording;
  *
  * <p>Command line: {@code wsjava N} (a wsjava NIO server as the end-to-end suite runs it: a
  * listener on {@code /echo}, deflate off, default config; the child is {@code LoadClient --idle
- * N}, which completes each handshake), {@code floor N} (a bare NIO server that accepts each socket
+ * N}, which completes each handshake), {@code blocking N} (the same server on the blocking
+ * transport), {@code floor N} (a bare NIO server that accepts each socket
  * and registers it with a selector, nothing else; the child only connects), or {@code connect
  * PORT N} (that child). Run it with the suite's JVM flags ({@code -Xms1g -Xmx1g
  * -XX:+UseParallelGC}) for figures comparable to scenario 5. After N, {@code --jfr FILE} also
@@ -58,11 +59,14 @@ public final class Footprint {
    */
   public static void main(String[] args) throws Exception {
     switch (args[0]) {
-      case "wsjava" -> measure("wsjava NIO server", Integer.parseInt(args[1]), wsjavaServer(),
-          jfr(args));
+      case "wsjava" -> measure("wsjava NIO server", Integer.parseInt(args[1]),
+          wsjavaServer(Transport.NIO), jfr(args));
+      case "blocking" -> measure("wsjava blocking server", Integer.parseInt(args[1]),
+          wsjavaServer(Transport.BLOCKING), jfr(args));
       case "floor" -> measure("bare NIO floor", Integer.parseInt(args[1]), new Floor(), jfr(args));
       case "connect" -> connect(Integer.parseInt(args[1]), Integer.parseInt(args[2]));
-      default -> throw new IllegalArgumentException("wsjava N | floor N | connect PORT N");
+      default ->
+          throw new IllegalArgumentException("wsjava N | blocking N | floor N | connect PORT N");
     }
   }
 
@@ -87,9 +91,8 @@ public final class Footprint {
     void close() throws Exception;
   }
 
-  private static Target wsjavaServer() throws IOException {
-    WebSocketConfig config =
-        WebSocketConfig.builder().transport(Transport.NIO).deflate(null).build();
+  private static Target wsjavaServer(Transport transport) throws IOException {
+    WebSocketConfig config = WebSocketConfig.builder().transport(transport).deflate(null).build();
     WebSocketServer server =
         WebSocketServer.builder()
             .bind("127.0.0.1", 0)

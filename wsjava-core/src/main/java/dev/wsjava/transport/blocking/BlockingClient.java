@@ -48,8 +48,8 @@ import javax.net.ssl.SSLContext;
  * JDK's default trust store unless one is given) and must name the host; SNI names it too.
  */
 public final class BlockingClient implements ClientTransport {
-  /** Bytes read at once while the response head arrives. */
-  private static final int HANDSHAKE_READ = 2048;
+  /** Bytes read at once while the response head arrives (the read loop then takes the buffer). */
+  private static final int HANDSHAKE_READ = BlockingConnection.SMALL_READ;
 
   private final ClientHandshakeConfig handshakeConfig;
   private final ConnectionConfig connectionConfig;
@@ -181,7 +181,7 @@ public final class BlockingClient implements ClientTransport {
         open.remove(opened);
       }
       if (opened.reportOpen()) {
-        Thread.ofVirtual().name("wsjava-client").start(() -> opened.run(rest));
+        Thread.ofVirtual().name("wsjava-client").start(() -> opened.run(rest, buffer));
       }
       return opened;
     } catch (HandshakeException e) {

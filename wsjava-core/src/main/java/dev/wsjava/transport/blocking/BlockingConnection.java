@@ -59,7 +59,7 @@ import java.util.function.Consumer;
  */
 public final class BlockingConnection extends Connection {
   /** Reads start with this many bytes: enough for a chat message, small for an idle socket. */
-  private static final int SMALL_READ = 2048;
+  static final int SMALL_READ = 2048;
 
   /** Buffers taken per write round. */
   private static final int GATHER = 16;
@@ -155,13 +155,14 @@ public final class BlockingConnection extends Connection {
    * first} (bytes that came with the handshake).
    *
    * @param first bytes received after the handshake head, possibly none
+   * @param buffer the handshake's read buffer for the loop's small reads, or null for a new one
    */
-  void run(ByteBuffer first) {
+  void run(ByteBuffer first, byte[] buffer) {
     try {
       if (first.hasRemaining()) {
         received(first);
       }
-      readLoop();
+      readLoop(buffer);
     } catch (IOException e) {
       if (!closing.get() && !sessionClosed()) {
         failOnce(writeError != null ? writeError : e);
@@ -173,8 +174,9 @@ public final class BlockingConnection extends Connection {
     }
   }
 
-  private void readLoop() throws IOException {
-    byte[] small = new byte[Math.min(SMALL_READ, config().readBufferSize())];
+  private void readLoop(byte[] reuse) throws IOException {
+    int smallSize = Math.min(SMALL_READ, config().readBufferSize());
+    byte[] small = reuse != null && reuse.length == smallSize ? reuse : new byte[smallSize];
     byte[] buffer = small;
     while (!closing.get()) {
       if (paused) {

@@ -61,8 +61,11 @@ public final class BlockingServer implements ServerTransport {
   /** How long {@link #close()} waits for connections to close before aborting them. */
   public static final Duration DEFAULT_SHUTDOWN_GRACE = Duration.ofSeconds(5);
 
-  /** Bytes read at once while HTTP arrives; a browser's upgrade request fits. */
-  private static final int HANDSHAKE_READ = 2048;
+  /**
+   * Bytes read at once while HTTP arrives; a browser's upgrade request fits. After an upgrade the
+   * read loop takes the buffer over for its small reads.
+   */
+  private static final int HANDSHAKE_READ = BlockingConnection.SMALL_READ;
 
   private final ServerSocket listener;
   private final ServerHandshakeConfig handshakeConfig;
@@ -202,7 +205,7 @@ public final class BlockingServer implements ServerTransport {
       if (stopping) {
         closeQuietly(raw);
       }
-      connectionThreads.start(() -> serve(raw));
+      connectionThreads.start(() -> runConnection(raw));
     }
   }
 
@@ -217,7 +220,26 @@ public final class BlockingServer implements ServerTransport {
   // ---------------------------------------------------------------------------------------------
   // One connection, on its own virtual thread
 
-  private void serve(Socket raw) {
+  /**
+   * The connection's thread: HTTP until an upgrade, then the WebSocket read loop. The two run one
+   * after the other, not nested, so that an idle connection's parked stack (its virtual thread's
+   * memory) holds the read loop's frames only.
+   */
+  private void runConnection(Socket raw) {
+    Upgraded upgraded = serve(raw);
+    if (upgraded != null) {
+      upgraded.connection().run(upgraded.received(), upgraded.buffer());
+    }
+  }
+
+  /**
+   * A connection ready to run: the bytes that came after the request head, and the handshake's
+   * read buffer, which the read loop reads into next.
+   */
+  private record Upgraded(BlockingConnection connection, ByteBuffer received, byte[] buffer) {}
+
+  /** Speaks HTTP until the socket closes (null) or upgrades (the connection to run). */
+  private Upgraded serve(Socket raw) {
     long start = System.nanoTime();
     boolean upgraded = false;
     Deadlines.Watch watch = deadlines.watch(raw);
@@ -239,7 +261,7 @@ public final class BlockingServer implements ServerTransport {
         } else {
           int n = read(in, buffer, front.deadlineNanos(), watch);
           if (n < 0) {
-            return; // the client left
+            return null; // the client left
           }
           received = ByteBuffer.wrap(buffer, 0, n);
           long now = System.nanoTime();
@@ -250,19 +272,20 @@ public final class BlockingServer implements ServerTransport {
           case ServerFront.Respond r -> {
             write(out, r.response());
             if (r.close()) {
-              return;
+              return null;
             }
           }
           case ServerFront.Upgrade u -> {
             upgraded = true;
             watch.done(); // WebSocket keeps its own timers
-            upgrade(raw, socket, out, u);
-            return;
+            BlockingConnection connection = upgrade(raw, socket, out, u);
+            return connection == null ? null : new Upgraded(connection, u.received(), buffer);
           }
         }
       }
     } catch (IOException | RuntimeException e) {
       // The client left, broke TLS, or was cut off at a deadline: nothing to report.
+      return null;
     } finally {
       watch.done();
       if (!upgraded) {
@@ -311,16 +334,20 @@ public final class BlockingServer implements ServerTransport {
     return connectionConfig.handshakeTimeout().toNanos();
   }
 
-  /** Writes the 101 and runs the connection's read loop on this thread. */
-  private void upgrade(Socket raw, Socket socket, OutputStream out, ServerFront.Upgrade upgrade)
-      throws IOException {
+  /**
+   * Writes the 101 and makes the connection, reported open and counted.
+   *
+   * @return the connection to run, or null when there is none (refused, or closed already)
+   */
+  private BlockingConnection upgrade(
+      Socket raw, Socket socket, OutputStream out, ServerFront.Upgrade upgrade) throws IOException {
     ServerHandshake.Accepted accepted = upgrade.accepted();
     List<Extension> extensions = accepted.extensions();
     HandshakeInfo info =
         new HandshakeInfo(
             accepted.request(),
             accepted.subprotocol(),
-            extensions.stream().map(Extension::name).toList(),
+            extensions.isEmpty() ? List.of() : extensions.stream().map(Extension::name).toList(),
             raw.getRemoteSocketAddress());
     BlockingConnection connection = null;
     try {
@@ -330,11 +357,11 @@ public final class BlockingServer implements ServerTransport {
       } catch (RuntimeException e) {
         int status = HttpStatus.INTERNAL_SERVER_ERROR;
         write(out, ServerHandshake.reject(status, e.toString()).response());
-        return;
+        return null;
       }
       if (handler == null) {
         write(out, ServerHandshake.reject(HttpStatus.NOT_FOUND, "no handler").response());
-        return;
+        return null;
       }
       upgradedSockets.add(raw); // the client now sees it open: shutdown closes it with 1001
       write(out, upgrade.response());
@@ -357,7 +384,7 @@ public final class BlockingServer implements ServerTransport {
     }
     BlockingConnection c = connection;
     if (!c.reportOpen()) {
-      return;
+      return null;
     }
     // Counted as open only once onOpen ran, so that shutdown never closes it unreported.
     connections.add(c);
@@ -369,13 +396,20 @@ public final class BlockingServer implements ServerTransport {
     if (stopping) {
       c.close(CloseCode.GOING_AWAY, "server shutting down");
     }
-    c.run(upgrade.received());
+    return c;
   }
 
+  /** Writes the buffer's remaining bytes, from its array when it lends one. */
   static void write(OutputStream out, ByteBuffer bytes) throws IOException {
-    byte[] array = new byte[bytes.remaining()];
-    bytes.get(array);
-    out.write(array);
+    int n = bytes.remaining();
+    if (bytes.hasArray()) {
+      out.write(bytes.array(), bytes.arrayOffset() + bytes.position(), n);
+      bytes.position(bytes.limit());
+    } else {
+      byte[] array = new byte[n];
+      bytes.get(array);
+      out.write(array);
+    }
   }
 
   static int millisLeft(long deadlineNanos) {
