@@ -435,6 +435,64 @@ class BlockingServerTest {
   }
 
   @Test
+  void answersRequestAfterRequestOnOneKeepAliveConnectionThenUpgradesIt() throws Exception {
+    BlockingServer server = routed(HttpLimits.defaults());
+    try (RawPeer peer = new RawPeer(new Socket("127.0.0.1", server.port()))) {
+      // One request at a time, each after the last answer: the connection's thread gives way
+      // every 16 reads, and every answer must still come, whole and in order.
+      for (int i = 0; i < 40; i++) {
+        peer.write(i % 2 == 0 ? "GET /hello HTTP/1.1\r\nHost: a\r\n\r\n"
+            : "GET /nowhere HTTP/1.1\r\nHost: a\r\n\r\n");
+        String head = peer.readHead();
+        if (i % 2 == 0) {
+          assertThat(head).startsWith("HTTP/1.1 200 ").contains("Content-Length: 9\r\n");
+          assertThat(new String(peer.in.readNBytes(9), StandardCharsets.UTF_8))
+              .isEqualTo("hi /hello");
+        } else {
+          assertThat(head).startsWith("HTTP/1.1 404 ");
+          peer.in.readNBytes(contentLength(head));
+        }
+      }
+      // The read loop takes over the buffer the requests were read into: frames that come in
+      // later reads, small and larger than it, arrive intact.
+      peer.write(RawPeer.UPGRADE.replace("GET / ", "GET /ws "));
+      assertThat(peer.readHead()).startsWith("HTTP/1.1 101 ");
+      peer.write(Hex.bytes("81 85 37 fa 21 3d 7f 9f 4d 51 58"));
+      assertThat(peer.readFrame()).isEqualTo("81 05 48 65 6c 6c 6f");
+      byte[] big = new byte[5000];
+      for (int i = 0; i < big.length; i++) {
+        big[i] = (byte) ('a' + i % 26);
+      }
+      peer.write(maskedText(big, 0x37fa213d));
+      byte[] echo = peer.in.readNBytes(4 + big.length);
+      assertThat(Hex.of(java.util.Arrays.copyOf(echo, 4))).isEqualTo("81 7e 13 88");
+      assertThat(java.util.Arrays.copyOfRange(echo, 4, echo.length)).isEqualTo(big);
+    }
+  }
+
+  static int contentLength(String head) {
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile("(?i)content-length: (\\d+)").matcher(head);
+    return m.find() ? Integer.parseInt(m.group(1)) : 0;
+  }
+
+  /** A masked text frame with a 16-bit length, as a client sends it. */
+  static byte[] maskedText(byte[] payload, int key) {
+    byte[] frame = new byte[8 + payload.length];
+    frame[0] = (byte) 0x81;
+    frame[1] = (byte) (0x80 | 126);
+    frame[2] = (byte) (payload.length >>> 8);
+    frame[3] = (byte) payload.length;
+    for (int i = 0; i < 4; i++) {
+      frame[4 + i] = (byte) (key >>> (24 - 8 * i));
+    }
+    for (int i = 0; i < payload.length; i++) {
+      frame[8 + i] = (byte) (payload[i] ^ frame[4 + (i & 3)]);
+    }
+    return frame;
+  }
+
+  @Test
   void theRoutedUpgradeHandsTheSessionTheFrameThatCameWithIt() throws Exception {
     BlockingServer server = routed(HttpLimits.defaults());
     try (RawPeer peer = new RawPeer(new Socket("127.0.0.1", server.port()))) {
