@@ -111,6 +111,7 @@ class KeepaliveTest {
     Seen peer = startDeadPeer(s.tls());
     CompletableFuture<Throwable> error = new CompletableFuture<>();
     CompletableFuture<Integer> closed = new CompletableFuture<>();
+    List<String> threads = new CopyOnWriteArrayList<>();
     long start = System.nanoTime();
     client(s.transport(), Duration.ofMillis(200), Duration.ofMillis(300))
         .connect(
@@ -118,16 +119,21 @@ class KeepaliveTest {
             new WebSocketListener() {
               @Override
               public void onError(WebSocket ws, Throwable e) {
+                threads.add(Thread.currentThread().getName());
                 error.complete(e);
               }
 
               @Override
               public void onClose(WebSocket ws, int code, String reason) {
+                threads.add(Thread.currentThread().getName());
                 closed.complete(code);
               }
             })
         .get(10, TimeUnit.SECONDS);
     assertThat(closed.get(10, TimeUnit.SECONDS)).isEqualTo(1006);
+    // Both on the connection's I/O thread, as its other events: not on a timer's.
+    assertThat(threads).hasSize(2).doesNotContain("wsjava-timers", "wsjava-keepalive");
+    assertThat(threads.get(1)).isEqualTo(threads.get(0));
     double seconds = (System.nanoTime() - start) / 1e9;
     assertThat(seconds).as("ping at 0.2 s, dead at 0.5 s").isBetween(0.45, 3.0);
     assertThat(error.get(1, TimeUnit.SECONDS))
@@ -137,6 +143,61 @@ class KeepaliveTest {
     assertThat((tcpClosed - start) / 1e9).as("TCP closed at once, no close timeout").isLessThan(3.0);
     // RFC 6455 §7.1.7: a close with 1011 goes out if it can, and TCP closes without waiting
     assertThat(peer.frames).containsExactly("ping", "close 1011");
+  }
+
+  @ParameterizedTest
+  @EnumSource(Transport.class)
+  void anIdleTimeoutIsReportedOnTheConnectionsOwnThreadBeforeItsClose(Transport t)
+      throws Exception {
+    server = WebSocketServer.builder()
+        .bind("127.0.0.1", 0)
+        .config(WebSocketConfig.builder().transport(t).eventLoops(1).build())
+        .websocket("/", new WebSocketListener() {
+          @Override
+          public void onText(WebSocket ws, String text) {
+            ws.sendText(text);
+          }
+        })
+        .start();
+    List<String> events = new CopyOnWriteArrayList<>();
+    CompletableFuture<Void> closed = new CompletableFuture<>();
+    client = WebSocketClient.builder()
+        .config(WebSocketConfig.builder()
+            .transport(t)
+            .eventLoops(1)
+            .idleTimeout(Duration.ofMillis(300))
+            .build())
+        .build();
+    WebSocket ws = client
+        .connect(URI.create("ws://127.0.0.1:" + server.port() + "/"), new WebSocketListener() {
+          @Override
+          public void onText(WebSocket ws, String text) {
+            events.add("text " + text + " on " + Thread.currentThread().getName());
+          }
+
+          @Override
+          public void onError(WebSocket ws, Throwable e) {
+            events.add(e.getClass().getSimpleName() + " " + e.getMessage() + " on "
+                + Thread.currentThread().getName());
+          }
+
+          @Override
+          public void onClose(WebSocket ws, int code, String reason) {
+            events.add("close " + code + " on " + Thread.currentThread().getName());
+            closed.complete(null);
+          }
+        })
+        .get(10, TimeUnit.SECONDS);
+    ws.sendText("hi");
+    closed.get(10, TimeUnit.SECONDS);
+    // The echo, the timeout and the close, in that order, all on the connection's I/O thread
+    // (its read loop or its event loop), never on a timer's.
+    assertThat(events).hasSize(3);
+    String thread = events.get(0).substring(events.get(0).indexOf(" on ") + 4);
+    assertThat(events).containsExactly(
+        "text hi on " + thread,
+        "TimeoutException idle timeout: nothing received for 300 ms on " + thread,
+        "close 1001 on " + thread);
   }
 
   @ParameterizedTest

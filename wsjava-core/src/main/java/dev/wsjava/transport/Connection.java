@@ -411,6 +411,16 @@ public abstract class Connection {
   }
 
   /**
+   * Reports an error to the handler, and nothing else: for a transport whose timers run on another
+   * thread and report what they did from the connection's own.
+   *
+   * @param error what happened
+   */
+  protected final void reportError(Throwable error) {
+    handler.onError(this, error);
+  }
+
+  /**
    * Fails the connection because the peer went quiet: sends a close with {@code code} if it still
    * can, then closes the socket after the close timeout.
    *

@@ -12,12 +12,12 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.net.SocketAddress;
-import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.Condition;
@@ -39,13 +39,12 @@ import java.util.function.Consumer;
  * writes outside it, and then reports what it wrote. Other senders meanwhile only append past a
  * buffer's limit, so the bytes being written are never touched.
  *
- * <p><b>Time.</b> The read loop's socket timeout is its clock: each read waits at most until the
- * next idle or keepalive deadline. Idle for {@link ConnectionConfig#idleTimeout()}: close with
+ * <p><b>Time.</b> Reads are never timed (a timed read costs a JDK timer per read on a virtual
+ * thread); the idle and keepalive timers are due once per interval in {@link Keepalive}, which
+ * runs them on a thread of their own. Idle for {@link ConnectionConfig#idleTimeout()}: close with
  * 1001. Quiet for {@link ConnectionConfig#pingInterval()}: ping; nothing heard within {@link
  * ConnectionConfig#deadPeerTimeout()}: send 1011 and drop the connection at once (1006). Any byte
- * received counts as a sign of life, a pong or not. The close
- * timeout is an {@link Alarm}, since the thread that would tick may be stuck in a write to a peer
- * that stopped reading.
+ * received counts as a sign of life, a pong or not. The close timeout is an {@link Alarm}.
  *
  * <p><b>Pausing.</b> {@link #pauseReading} stops the loop between reads, so a consumer that fell
  * behind makes TCP slow the peer down.
@@ -60,6 +59,9 @@ import java.util.function.Consumer;
 public final class BlockingConnection extends Connection {
   /** Reads start with this many bytes: enough for a chat message, small for an idle socket. */
   static final int SMALL_READ = 2048;
+
+  /** The timers never run sooner than this after the last time. */
+  private static final long MIN_TIMER_NANOS = 1_000_000;
 
   /** Buffers taken per write round. */
   private static final int GATHER = 16;
@@ -85,10 +87,14 @@ public final class BlockingConnection extends Connection {
   private final Condition resumed = pauseLock.newCondition();
   private volatile boolean paused;
 
-  // The read loop's own state.
-  private boolean pingOutstanding;
-  private long pingSentNanos;
-  private int soTimeout = -1;
+  // Keepalive: set by the timers' thread, cleared by the read loop when anything arrives.
+  private volatile boolean pingOutstanding;
+  private volatile long pingSentNanos;
+  private volatile Keepalive.Due due;
+  /** An idle timeout the timers acted on, for the read loop (or the close) to report. */
+  private final AtomicReference<TimeoutException> timedOut = new AtomicReference<>();
+  /** Set by the timers before they cut off a dead peer's input: the read loop fails with it. */
+  private volatile TimeoutException deadPeer;
 
   /**
    * Creates the connection over a socket whose handshake is done.
@@ -159,6 +165,7 @@ public final class BlockingConnection extends Connection {
    */
   void run(ByteBuffer first, byte[] buffer) {
     try {
+      scheduleTimers();
       if (first.hasRemaining()) {
         received(first);
       }
@@ -178,21 +185,16 @@ public final class BlockingConnection extends Connection {
     int smallSize = Math.min(SMALL_READ, config().readBufferSize());
     byte[] small = reuse != null && reuse.length == smallSize ? reuse : new byte[smallSize];
     byte[] buffer = small;
+    socket.setSoTimeout(0); // a client's handshake timeout ends here
     while (!closing.get()) {
       if (paused) {
         awaitResumed();
         continue;
       }
-      int n;
-      try {
-        setSoTimeout(nextTimerMillis());
-        n = in.read(buffer);
-      } catch (SocketTimeoutException e) {
-        onTimers();
-        continue;
-      }
+      int n = in.read(buffer);
+      reportTimedOut();
       if (n < 0) {
-        IOException error = writeError;
+        Exception error = writeError != null ? writeError : deadPeer;
         if (error != null) {
           failOnce(error);
         } else {
@@ -239,7 +241,9 @@ public final class BlockingConnection extends Connection {
   }
 
   private void received(ByteBuffer bytes) {
-    pingOutstanding = false;
+    if (pingOutstanding) {
+      pingOutstanding = false;
+    }
     receive(bytes);
     if (sessionClosed()) {
       // A server has closed by now; a client waits for the server's end of stream, not forever.
@@ -247,38 +251,64 @@ public final class BlockingConnection extends Connection {
     }
   }
 
-  private void setSoTimeout(int millis) throws IOException {
-    if (millis != soTimeout) {
-      socket.setSoTimeout(millis);
-      soTimeout = millis;
+  /** Schedules the idle and keepalive timers, when the configuration has any. */
+  private void scheduleTimers() {
+    long next = nextTimerNanos(System.nanoTime());
+    if (next != Long.MAX_VALUE) {
+      due = Keepalive.schedule(this, next);
+      if (closing.get()) {
+        due.cancel(); // closed meanwhile: closeSocket may have missed this entry
+      }
     }
   }
 
-  /** Returns how long the next read may wait: until the next timer, or forever (0). */
-  private int nextTimerMillis() {
+  /**
+   * Returns when the timers next need to run, or {@link Long#MAX_VALUE} for never: the idle
+   * deadline, the ping deadline, or a pong's deadline, whichever comes first, at least a
+   * millisecond away. While reading is paused the timers wait: they look again one interval on.
+   */
+  private long nextTimerNanos(long now) {
     Duration idle = config().idleTimeout();
     Duration ping = config().pingInterval();
     if ((idle.isZero() && ping.isZero()) || !isOpen()) {
-      return 0;
+      return Long.MAX_VALUE;
     }
-    long now = System.nanoTime();
-    long quiet = now - lastReceiveNanos();
     long wait = Long.MAX_VALUE;
-    if (!idle.isZero()) {
-      wait = idle.toNanos() - quiet;
+    if (paused) {
+      wait = Math.min(idle.isZero() ? wait : idle.toNanos(), ping.isZero() ? wait : ping.toNanos());
+    } else {
+      long quiet = now - lastReceiveNanos();
+      if (!idle.isZero()) {
+        wait = idle.toNanos() - quiet;
+      }
+      if (!ping.isZero()) {
+        wait =
+            Math.min(
+                wait,
+                pingOutstanding
+                    ? config().deadPeerTimeout().toNanos() - (now - pingSentNanos)
+                    : ping.toNanos() - quiet);
+      }
     }
-    if (!ping.isZero()) {
-      wait =
-          Math.min(
-              wait,
-              pingOutstanding
-                  ? config().deadPeerTimeout().toNanos() - (now - pingSentNanos)
-                  : ping.toNanos() - quiet);
-    }
-    long millis = (wait + 999_999) / 1_000_000;
-    return (int) Math.max(1, Math.min(millis, Integer.MAX_VALUE));
+    return now + Math.max(MIN_TIMER_NANOS, wait);
   }
 
+  /** Runs the timers that are due, then schedules the next; on a {@link Keepalive} thread. */
+  void timersDue() {
+    if (closing.get()) {
+      return;
+    }
+    if (!paused) {
+      onTimers();
+    }
+    scheduleTimers();
+  }
+
+  /**
+   * Runs on a {@link Keepalive} thread. It acts (pings, closes), but leaves the handler's events to
+   * the read loop, which reports them one at a time on its own thread: the idle timeout when the
+   * peer's answer (or the end) wakes it, a dead peer when the input this cuts off does.
+   */
   private void onTimers() {
     if (!isOpen()) {
       return;
@@ -288,7 +318,13 @@ public final class BlockingConnection extends Connection {
     Duration idle = config().idleTimeout();
     Duration ping = config().pingInterval();
     if (!idle.isZero() && quiet >= idle.toNanos()) {
-      closeForTimeout(CloseCode.GOING_AWAY, "idle for " + idle.toMillis() + " ms");
+      String reason = "idle timeout: nothing received for " + idle.toMillis() + " ms";
+      timedOut.set(new TimeoutException(reason));
+      try {
+        close(CloseCode.GOING_AWAY, reason);
+      } catch (IllegalStateException closing) {
+        // closed meanwhile
+      }
     } else if (!ping.isZero() && pingOutstanding) {
       if (now - pingSentNanos >= config().deadPeerTimeout().toNanos()) {
         // RFC 6455 §7.1.7: send 1011 if possible, then drop it; a dead peer cannot answer (1006)
@@ -297,7 +333,12 @@ public final class BlockingConnection extends Connection {
         } catch (IllegalStateException closing) {
           // closed meanwhile
         }
-        failOnce(config().deadPeer());
+        deadPeer = config().deadPeer();
+        try {
+          raw.shutdownInput(); // the read loop wakes at end of stream and fails with deadPeer
+        } catch (IOException e) {
+          closeSocket(); // not connected any more: nothing to wake
+        }
       }
     } else if (!ping.isZero() && quiet >= ping.toNanos()) {
       pingOutstanding = true;
@@ -306,6 +347,16 @@ public final class BlockingConnection extends Connection {
         sendPing(ByteBuffer.allocate(0));
       } catch (IllegalStateException e) {
         // closed meanwhile by another thread: the close timeout takes over
+      }
+    }
+  }
+
+  /** Reports an idle timeout the timers acted on, once. */
+  private void reportTimedOut() {
+    if (timedOut.get() != null) {
+      TimeoutException e = timedOut.getAndSet(null);
+      if (e != null) {
+        reportError(e);
       }
     }
   }
@@ -496,6 +547,15 @@ public final class BlockingConnection extends Connection {
       Alarm alarm = closeAlarm.get();
       if (alarm != null) {
         alarm.cancel();
+      }
+      Keepalive.Due timers = due;
+      if (timers != null) {
+        timers.cancel();
+      }
+      reportTimedOut(); // the peer never answered the idle close: before onClose
+      TimeoutException dead = deadPeer;
+      if (dead != null && failed.compareAndSet(false, true)) {
+        reportError(dead); // the dead peer's input was never read again (the 1011 write hung)
       }
       pauseReading(paused); // wakes a paused read loop, which then sees the socket closed
       released.accept(this);

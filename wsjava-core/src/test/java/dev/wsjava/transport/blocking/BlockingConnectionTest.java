@@ -421,6 +421,31 @@ class BlockingConnectionTest {
   }
 
   @Test
+  void aPausedConnectionIsNotTakenForIdleAndItsTimersRunAgainOnceResumed() throws Exception {
+    BlockingServer server = server(ConnectionConfig.DEFAULTS, true);
+    Recorder client =
+        new Recorder(false) {
+          @Override
+          public void onOpen(Connection c) {
+            c.pauseReading(true); // a reader that has fallen behind, not a quiet peer
+            super.onOpen(c);
+          }
+        };
+    Connection c = connect(server, Configs.idle(Duration.ofMillis(200), Configs.NONE), client);
+    Recorder remote = nextServerSide();
+    Thread.sleep(800); // four idle timeouts
+    assertThat(c.isOpen()).isTrue();
+    assertThat(client.errors).isEmpty();
+    long resumed = System.nanoTime();
+    c.pauseReading(false);
+    // Resumed and still quiet: idle again, closed with 1001 (and the timeout reported) soon after.
+    assertThat(client.close().code()).isEqualTo(CloseCode.GOING_AWAY);
+    assertThat(millisSince(resumed)).isLessThan(3000L);
+    assertThat(client.errors).singleElement().isInstanceOf(TimeoutException.class);
+    assertThat(remote.close().code()).isEqualTo(CloseCode.GOING_AWAY);
+  }
+
+  @Test
   void aSlowReaderFillsTheQueueThenDrainsItAndReportsWritable() throws Exception {
     BlockingServer server =
         BlockingServer.builder()
