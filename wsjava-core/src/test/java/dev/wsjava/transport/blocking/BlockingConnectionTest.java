@@ -399,17 +399,21 @@ class BlockingConnectionTest {
     assertThat(server.openConnections()).isZero();
   }
 
+  /** A recorder whose connection stops reading as it opens. */
+  static Recorder pausedOnOpen() {
+    return new Recorder(false) {
+      @Override
+      public void onOpen(Connection c) {
+        c.pauseReading(true);
+        super.onOpen(c);
+      }
+    };
+  }
+
   @Test
   void aPausedConnectionReadsNothingUntilResumed() throws Exception {
     BlockingServer server = server(ConnectionConfig.DEFAULTS, true);
-    Recorder client =
-        new Recorder(false) {
-          @Override
-          public void onOpen(Connection c) {
-            c.pauseReading(true); // before the read loop starts: nothing is read at all
-            super.onOpen(c);
-          }
-        };
+    Recorder client = pausedOnOpen(); // before the read loop starts: nothing is read at all
     Connection c = connect(server, ConnectionConfig.DEFAULTS, client);
     nextServerSide().opened.get(5, TimeUnit.SECONDS).sendText("while paused");
     assertThat(client.messages.poll(300, TimeUnit.MILLISECONDS)).isNull();
@@ -423,14 +427,7 @@ class BlockingConnectionTest {
   @Test
   void aPausedConnectionIsNotTakenForIdleAndItsTimersRunAgainOnceResumed() throws Exception {
     BlockingServer server = server(ConnectionConfig.DEFAULTS, true);
-    Recorder client =
-        new Recorder(false) {
-          @Override
-          public void onOpen(Connection c) {
-            c.pauseReading(true); // a reader that has fallen behind, not a quiet peer
-            super.onOpen(c);
-          }
-        };
+    Recorder client = pausedOnOpen(); // a reader that has fallen behind, not a quiet peer
     Connection c = connect(server, Configs.idle(Duration.ofMillis(200), Configs.NONE), client);
     Recorder remote = nextServerSide();
     Thread.sleep(800); // four idle timeouts
@@ -452,14 +449,7 @@ class BlockingConnectionTest {
             .bind("127.0.0.1", 0)
             .handlers(
                 info -> {
-                  Recorder r =
-                      new Recorder(false) {
-                        @Override
-                        public void onOpen(Connection c) {
-                          c.pauseReading(true); // a reader that has fallen behind
-                          super.onOpen(c);
-                        }
-                      };
+                  Recorder r = pausedOnOpen(); // a reader that has fallen behind
                   serverSide.add(r);
                   return r;
                 })
