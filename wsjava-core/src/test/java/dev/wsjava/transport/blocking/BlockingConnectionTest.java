@@ -9,8 +9,10 @@ import dev.wsjava.protocol.ProtocolException;
 import dev.wsjava.transport.Connection;
 import dev.wsjava.transport.ConnectionClosedException;
 import dev.wsjava.transport.ConnectionConfig;
+import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.net.Socket;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -397,6 +399,47 @@ class BlockingConnectionTest {
     assertThat(remote.errors).singleElement().isInstanceOf(java.io.IOException.class);
     assertThat(remote.closes.get()).isEqualTo(1);
     assertThat(server.openConnections()).isZero();
+  }
+
+  @Test
+  void theReadLoopReadsOnWhileAnotherThreadWritesALargeEcho() throws Exception {
+    // Small socket buffers on both ends: a peer that sends 4 MiB before it reads anything needs
+    // the server to read on while its echoes wait to be written. Were the read loop writing each
+    // 512 KiB echo itself, it would stop reading at the first, and both ends would wait forever.
+    ConnectionConfig d = ConnectionConfig.DEFAULTS;
+    ConnectionConfig small =
+        new ConnectionConfig(
+            d.session(), d.maxQueuedBytes(), d.handshakeTimeout(), Configs.NONE, Configs.NONE,
+            d.closeTimeout(), d.readBufferSize(), d.pongTimeout(),
+            new ConnectionConfig.SocketOptions(64 * 1024, 64 * 1024, true));
+    BlockingServer server = server(small, true);
+    Socket socket = new Socket();
+    socket.setReceiveBufferSize(64 * 1024);
+    socket.setSendBufferSize(64 * 1024);
+    socket.connect(new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), server.port()));
+    try (RawPeer peer = RawPeer.upgraded(socket)) {
+      socket.setSoTimeout(20_000);
+      byte[][] sent = new byte[8][];
+      java.util.Random random = new java.util.Random(8);
+      Thread sender = Thread.ofVirtual().start(() -> {
+        try {
+          for (int i = 0; i < sent.length; i++) {
+            sent[i] = new byte[512 * 1024];
+            random.nextBytes(sent[i]);
+            peer.write(BlockingServerTest.maskedBinary(sent[i], 0x1234abcd + i));
+          }
+        } catch (IOException e) {
+          throw new java.io.UncheckedIOException(e);
+        }
+      });
+      assertThat(sender.join(Duration.ofSeconds(20)))
+          .as("all 4 MiB sent before a byte was read back").isTrue();
+      for (byte[] message : sent) {
+        RawPeer.Frame echo = peer.readServerFrame();
+        assertThat(echo.first()).isEqualTo(0x82);
+        assertThat(echo.payload()).isEqualTo(message);
+      }
+    }
   }
 
   /** A recorder whose connection stops reading as it opens. */

@@ -478,16 +478,29 @@ class BlockingServerTest {
 
   /** A masked text frame with a 16-bit length, as a client sends it. */
   static byte[] maskedText(byte[] payload, int key) {
-    byte[] frame = new byte[8 + payload.length];
-    frame[0] = (byte) 0x81;
-    frame[1] = (byte) (0x80 | 126);
-    frame[2] = (byte) (payload.length >>> 8);
-    frame[3] = (byte) payload.length;
+    return masked(0x81, payload, key);
+  }
+
+  /** A masked binary frame with a 64-bit length, as a client sends it. */
+  static byte[] maskedBinary(byte[] payload, int key) {
+    return masked(0x82, payload, key);
+  }
+
+  /** A masked frame: a 16-bit length below 64 KiB, a 64-bit one from there. */
+  static byte[] masked(int first, byte[] payload, int key) {
+    int lengthBytes = payload.length < 65536 ? 2 : 8;
+    int header = 2 + lengthBytes + 4;
+    byte[] frame = new byte[header + payload.length];
+    frame[0] = (byte) first;
+    frame[1] = (byte) (0x80 | (lengthBytes == 2 ? 126 : 127));
+    for (int i = 0; i < lengthBytes; i++) {
+      frame[2 + i] = (byte) ((long) payload.length >>> (8 * (lengthBytes - 1 - i)));
+    }
     for (int i = 0; i < 4; i++) {
-      frame[4 + i] = (byte) (key >>> (24 - 8 * i));
+      frame[header - 4 + i] = (byte) (key >>> (24 - 8 * i));
     }
     for (int i = 0; i < payload.length; i++) {
-      frame[8 + i] = (byte) (payload[i] ^ frame[4 + (i & 3)]);
+      frame[header + i] = (byte) (payload[i] ^ frame[header - 4 + (i & 3)]);
     }
     return frame;
   }

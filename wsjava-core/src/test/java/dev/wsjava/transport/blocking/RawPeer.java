@@ -39,7 +39,12 @@ final class RawPeer implements AutoCloseable {
 
   /** Connects to a server and upgrades; the 101 head has been read. */
   static RawPeer upgradedClient(int port) throws IOException {
-    RawPeer p = new RawPeer(new Socket(InetAddress.getLoopbackAddress(), port));
+    return upgraded(new Socket(InetAddress.getLoopbackAddress(), port));
+  }
+
+  /** Upgrades a connected socket as a client (the key of {@link #UPGRADE}). */
+  static RawPeer upgraded(Socket socket) throws IOException {
+    RawPeer p = new RawPeer(socket);
     p.write(UPGRADE.getBytes(StandardCharsets.ISO_8859_1));
     String head = p.readHead();
     if (!head.startsWith("HTTP/1.1 101 ")) {
