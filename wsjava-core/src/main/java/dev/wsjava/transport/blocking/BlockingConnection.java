@@ -10,6 +10,8 @@ import dev.wsjava.transport.ConnectionHandler;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.net.Socket;
 import java.net.SocketAddress;
 import java.nio.ByteBuffer;
@@ -72,6 +74,19 @@ public final class BlockingConnection extends Connection {
    */
   private static final long HANDOFF_BYTES = 256 * 1024;
 
+  /** {@link #timedOut}, taken once by whoever reports it (no atomic object per connection). */
+  private static final VarHandle TIMED_OUT;
+
+  static {
+    try {
+      TIMED_OUT =
+          MethodHandles.lookup()
+              .findVarHandle(BlockingConnection.class, "timedOut", TimeoutException.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
   /** Buffers taken per write round. */
   private static final int GATHER = 16;
 
@@ -102,8 +117,8 @@ public final class BlockingConnection extends Connection {
   private volatile Keepalive.Due due;
   /** The read loop's thread, once it runs. */
   private volatile Thread reader;
-  /** An idle timeout the timers acted on, for the read loop (or the close) to report. */
-  private final AtomicReference<TimeoutException> timedOut = new AtomicReference<>();
+  /** An idle timeout the timers acted on, for the read loop (or the close) to report once. */
+  private volatile TimeoutException timedOut;
   /** Set by the timers before they cut off a dead peer's input: the read loop fails with it. */
   private volatile TimeoutException deadPeer;
 
@@ -331,7 +346,7 @@ public final class BlockingConnection extends Connection {
     Duration ping = config().pingInterval();
     if (!idle.isZero() && quiet >= idle.toNanos()) {
       String reason = "idle timeout: nothing received for " + idle.toMillis() + " ms";
-      timedOut.set(new TimeoutException(reason));
+      timedOut = new TimeoutException(reason);
       try {
         close(CloseCode.GOING_AWAY, reason);
       } catch (IllegalStateException closing) {
@@ -365,8 +380,8 @@ public final class BlockingConnection extends Connection {
 
   /** Reports an idle timeout the timers acted on, once. */
   private void reportTimedOut() {
-    if (timedOut.get() != null) {
-      TimeoutException e = timedOut.getAndSet(null);
+    if (timedOut != null) {
+      TimeoutException e = (TimeoutException) TIMED_OUT.getAndSet(this, null);
       if (e != null) {
         reportError(e);
       }
