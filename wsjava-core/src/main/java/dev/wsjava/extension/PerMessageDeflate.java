@@ -199,7 +199,8 @@ public record PerMessageDeflate(
             compressionLevel,
             minCompressSize,
             clientNoContextTakeover || accepted.clientNoContextTakeover(),
-            accepted.serverNoContextTakeover());
+            accepted.serverNoContextTakeover(),
+            DeflateParams.MAX_WINDOW_BITS);
       }
       if (misfit == null) {
         misfit = why;
@@ -240,7 +241,8 @@ public record PerMessageDeflate(
           new DeflateParams(snct, cnct, asked.serverMaxWindowBits(), DeflateParams.ABSENT);
       return new Accepted(
           response.toElement(),
-          new DeflateExtension(compressionLevel, minCompressSize, snct, cnct));
+          new DeflateExtension(
+              compressionLevel, minCompressSize, snct, cnct, DeflateParams.MAX_WINDOW_BITS));
     }
     return null;
   }
