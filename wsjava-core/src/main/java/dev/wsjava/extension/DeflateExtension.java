@@ -35,10 +35,11 @@ import java.util.zip.Inflater;
  * compressor of this package ({@code WindowedDeflater}) does the work, with the same level and
  * flush rules. The inflater reads any window up to 15 bits, so the inbound window needs nothing.
  *
- * <p>Memory: the compressor (about 256 KiB native for zlib's deflater; 2^N + 96 KiB or so on the
- * heap for a smaller window) and the inflater (40 KiB native) are created on the first compressed
- * message in their direction and released by {@link #close()}; scratch space is borrowed per call
- * from a shared pool, so an idle connection holds no buffer.
+ * <p>Memory: the compressor (about 256 KiB native for zlib's deflater; for a smaller window about
+ * 7 * 2^N + 100 KiB on the heap, 104 KiB at 2^9 and 212 KiB at 2^14) and the inflater (40 KiB
+ * native) are created on the first compressed message in their direction and released by {@link
+ * #close()}; scratch space is borrowed per call from a shared pool, so an idle connection holds no
+ * buffer.
  *
  * <p>Not thread-safe: one connection drives it from one thread at a time.
  */

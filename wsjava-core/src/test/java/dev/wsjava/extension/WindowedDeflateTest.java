@@ -256,6 +256,19 @@ class WindowedDeflateTest {
   }
 
   @Test
+  void theCompressorHoldsAbout7Times2PowNPlus100KiB() throws Exception {
+    long before = DeflateExtensionTest.allocatedByThisThread();
+    WindowedDeflater nine = new WindowedDeflater(9, 3);
+    long atNine = DeflateExtensionTest.allocatedByThisThread() - before;
+    before = DeflateExtensionTest.allocatedByThisThread();
+    WindowedDeflater fourteen = new WindowedDeflater(14, 3);
+    long atFourteen = DeflateExtensionTest.allocatedByThisThread() - before;
+    assertThat(atNine).as("bytes at 2^9").isBetween(100L << 10, 110L << 10);
+    assertThat(atFourteen).as("bytes at 2^14").isBetween(205L << 10, 220L << 10);
+    assertThat(nine).isNotSameAs(fourteen);
+  }
+
+  @Test
   void aWindowOutsideEightToFifteenIsRefused() {
     assertThatThrownBy(() -> sender(3, 7, false)).isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> sender(3, 16, false)).isInstanceOf(IllegalArgumentException.class);
