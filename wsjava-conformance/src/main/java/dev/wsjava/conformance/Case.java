@@ -11,12 +11,12 @@ import java.util.Objects;
  * @param description what the case sends, for a person
  * @param expect what it accepts from the peer
  * @param script what it does on the connection
- * @param deflate the permessage-deflate parameters the case offers (as client) or answers with
- *     (as server), or {@code null} to negotiate none
+ * @param deflate the permessage-deflate the case offers (as client) or answers with (as server),
+ *     or {@code null} to negotiate none
  * @param timeout how long the script may take before the case is FAILED
  */
 public record Case(
-    String id, String description, Expect expect, Script script, DeflateParameters deflate,
+    String id, String description, Expect expect, Script script, DeflateNegotiation deflate,
     Duration timeout) {
 
   /** The script time a case gets unless it says otherwise. */
@@ -83,12 +83,22 @@ public record Case(
   }
 
   /**
-   * Returns a copy that negotiates permessage-deflate with these parameters.
+   * Returns a copy that negotiates permessage-deflate with these parameters both ways.
    *
    * @param value the parameters
    * @return the copy
    */
   public Case withDeflate(DeflateParameters value) {
+    return withDeflate(DeflateNegotiation.of(value));
+  }
+
+  /**
+   * Returns a copy that negotiates permessage-deflate so.
+   *
+   * @param value the offers and answers
+   * @return the copy
+   */
+  public Case withDeflate(DeflateNegotiation value) {
     return new Case(id, description, expect, script, value, timeout);
   }
 }

@@ -54,12 +54,12 @@ final class ClientOpening {
    *
    * @param url a ws:// or wss:// URL
    * @param insecure accept any certificate and host name (development only)
-   * @param offer the permessage-deflate offer, or null for none
+   * @param offer the permessage-deflate offers, or null for none
    * @param timeout for connecting and for the handshake
    * @return the open connection
    * @throws Refused when the handshake fails or the offer is declined
    */
-  static Opened open(URI url, boolean insecure, DeflateParameters offer, Duration timeout)
+  static Opened open(URI url, boolean insecure, DeflateNegotiation offer, Duration timeout)
       throws Refused {
     boolean tls = "wss".equalsIgnoreCase(url.getScheme());
     String host = url.getHost();
@@ -110,7 +110,7 @@ final class ClientOpening {
   }
 
   private static String request(
-      URI url, String host, int port, boolean tls, String key, DeflateParameters offer) {
+      URI url, String host, int port, boolean tls, String key, DeflateNegotiation offer) {
     String path = url.getRawPath() == null || url.getRawPath().isEmpty() ? "/" : url.getRawPath();
     if (url.getRawQuery() != null) {
       path += "?" + url.getRawQuery();
@@ -124,12 +124,12 @@ final class ClientOpening {
         + "Connection: Upgrade\r\n"
         + "Sec-WebSocket-Key: " + key + "\r\n"
         + "Sec-WebSocket-Version: 13\r\n"
-        + (offer == null ? "" : "Sec-WebSocket-Extensions: " + offer.element() + "\r\n")
+        + (offer == null ? "" : "Sec-WebSocket-Extensions: " + offer.offerHeader() + "\r\n")
         + "User-Agent: wsjava-conformance\r\n"
         + "\r\n";
   }
 
-  private static Compression check(HttpHead head, String key, DeflateParameters offer)
+  private static Compression check(HttpHead head, String key, DeflateNegotiation offer)
       throws Refused {
     String[] status = head.startLine().split(" ", 3);
     if (status.length < 2 || !status[1].equals("101")) {
@@ -170,26 +170,29 @@ final class ClientOpening {
     }
     if (accepted.isEmpty()) {
       throw new Refused(Verdict.UNIMPLEMENTED,
-          "the server declined the offer \"" + offer.element() + "\"");
+          "the server declined the offer \"" + offer.offerHeader() + "\"");
     }
     if (accepted.size() > 1) {
       throw new Refused(Verdict.FAILED, "permessage-deflate accepted twice (RFC 6455 §9.1)");
     }
     DeflateParameters response = accepted.get(0);
-    if (offer.serverMaxWindowBits() != DeflateParameters.ABSENT
+    for (DeflateParameters o : offer.offers()) {
+      if (response.misfitAsResponseTo(o) == null) {
+        return Compression.asClient(o, response);
+      }
+    }
+    DeflateParameters first = offer.offers().get(0);
+    if (first.serverMaxWindowBits() != DeflateParameters.ABSENT
         && response.serverMaxWindowBits() == DeflateParameters.ABSENT) {
       // The server ignored an optional parameter instead of declining the offer: the case
       // cannot test what it is about, and a client keeping to the letter would fail here.
       throw new Refused(Verdict.UNIMPLEMENTED, "the server accepted permessage-deflate but left"
-          + " out server_max_window_bits=" + offer.serverMaxWindowBits() + ", which it must echo"
+          + " out server_max_window_bits=" + first.serverMaxWindowBits() + ", which it must echo"
           + " to accept the offer (RFC 7692 §7.1.2.1): taken as not supporting the parameter");
     }
-    String misfit = response.misfitAsResponseTo(offer);
-    if (misfit != null) {
-      throw new Refused(Verdict.FAILED, "the permessage-deflate response \""
-          + response.element() + "\" breaks a rule: " + misfit);
-    }
-    return Compression.asClient(offer, response);
+    throw new Refused(Verdict.FAILED, "the permessage-deflate response \"" + response.element()
+        + "\" fits none of the offers; against the first it breaks a rule: "
+        + response.misfitAsResponseTo(first));
   }
 
   private static SSLContext context(boolean insecure) throws GeneralSecurityException {

@@ -34,20 +34,44 @@ public record DeflateParameters(
   public static final DeflateParameters DEFAULT = new DeflateParameters(false, false, ABSENT, NO_VALUE);
 
   /**
-   * Formats the parameters as a header element.
+   * Formats the parameters as a response's header element, the server's parameters first, as
+   * the reference suite writes them.
    *
    * @return for example {@code permessage-deflate; server_no_context_takeover}
    */
   public String element() {
     StringBuilder s = new StringBuilder(NAME);
+    appendServer(s);
+    appendClient(s);
+    return s.toString();
+  }
+
+  /**
+   * Formats the parameters as an offer's header element, the client's parameters first, as the
+   * reference suite writes them.
+   *
+   * @return for example {@code permessage-deflate; client_max_window_bits;
+   *     server_max_window_bits=9}
+   */
+  public String offerElement() {
+    StringBuilder s = new StringBuilder(NAME);
+    appendClient(s);
+    appendServer(s);
+    return s.toString();
+  }
+
+  private void appendServer(StringBuilder s) {
     if (serverNoContextTakeover) {
       s.append("; server_no_context_takeover");
     }
-    if (clientNoContextTakeover) {
-      s.append("; client_no_context_takeover");
-    }
     if (serverMaxWindowBits != ABSENT) {
       s.append("; server_max_window_bits=").append(serverMaxWindowBits);
+    }
+  }
+
+  private void appendClient(StringBuilder s) {
+    if (clientNoContextTakeover) {
+      s.append("; client_no_context_takeover");
     }
     if (clientMaxWindowBits != ABSENT) {
       s.append("; client_max_window_bits");
@@ -55,7 +79,6 @@ public record DeflateParameters(
         s.append('=').append(clientMaxWindowBits);
       }
     }
-    return s.toString();
   }
 
   /**
@@ -223,7 +246,7 @@ public record DeflateParameters(
    * @return the parameters after the extension name, or "no parameters"
    */
   public String describe() {
-    String e = element();
+    String e = offerElement();
     return e.equals(NAME) ? "no parameters" : e.substring(NAME.length() + 2);
   }
 }

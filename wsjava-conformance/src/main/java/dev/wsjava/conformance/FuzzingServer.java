@@ -319,15 +319,19 @@ public final class FuzzingServer implements AutoCloseable {
     Verdict verdict = Verdict.UNIMPLEMENTED;
     if (c.deflate() != null) {
       try {
-        for (DeflateParameters offer :
-            DeflateParameters.parse(head.header("Sec-WebSocket-Extensions"), true)) {
-          try {
-            DeflateParameters answer = c.deflate().answer(offer);
-            extension = answer.element();
-            compression = Compression.asServer(answer);
-            break;
-          } catch (IllegalStateException e) {
-            declined = e.getMessage();
+        List<DeflateParameters> offers =
+            DeflateParameters.parse(head.header("Sec-WebSocket-Extensions"), true);
+        answering:
+        for (DeflateParameters wanted : c.deflate().answers()) {
+          for (DeflateParameters offer : offers) {
+            try {
+              DeflateParameters answer = wanted.answer(offer);
+              extension = answer.element();
+              compression = Compression.asServer(answer);
+              break answering;
+            } catch (IllegalStateException e) {
+              declined = e.getMessage();
+            }
           }
         }
         if (extension == null && declined == null) {

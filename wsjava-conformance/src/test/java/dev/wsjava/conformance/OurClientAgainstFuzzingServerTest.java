@@ -56,6 +56,8 @@ class OurClientAgainstFuzzingServerTest {
     }
     assertThat(Path.of("target", "conformance", agent, "index.html")).exists();
     Verdicts.assertNoneFailed(agent, results);
+    // permessage-deflate parameters, window bits included: every offer is honoured.
+    Verdicts.assertGroupAllOk(agent, results, 13);
   }
 
   /** The reference suite's driver protocol, with our client. */

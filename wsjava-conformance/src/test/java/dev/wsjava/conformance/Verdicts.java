@@ -29,4 +29,13 @@ final class Verdicts {
         .collect(Collectors.joining("\n  "));
     assertThat(failed).as(peer + " FAILED these cases:\n  " + failed).isEmpty();
   }
+
+  /** Asserts that every case of a group that ran is OK: not UNIMPLEMENTED, not NON-STRICT. */
+  static void assertGroupAllOk(String peer, List<Result> results, int group) {
+    String notOk = results.stream()
+        .filter(r -> r.id().startsWith(group + ".") && r.verdict() != Verdict.OK)
+        .map(r -> r.id() + " " + r.verdict().label() + ": " + r.reason())
+        .collect(Collectors.joining("\n  "));
+    assertThat(notOk).as(peer + ", group " + group + " not OK:\n  " + notOk).isEmpty();
+  }
 }

@@ -30,10 +30,16 @@ import java.util.zip.Inflater;
  * refers back across such a block fails with 1007. Peers that use BFINAL are rare; zlib-based ones
  * never do.
  *
- * <p>Memory: the zlib streams (about 256 KiB native for the deflater, 40 KiB for the inflater)
- * are created on the first compressed message in their direction and released by {@link
- * #close()}; scratch space is borrowed per call from a shared pool, so an idle connection holds
- * no buffer.
+ * <p>Outbound back-references stay within the window agreed for this end's direction (§7.1.2):
+ * with 15 bits zlib's deflater compresses; below that, zlib cannot be held to the window and a
+ * compressor of this package ({@code WindowedDeflater}) does the work, with the same level and
+ * flush rules. The inflater reads any window up to 15 bits, so the inbound window needs nothing.
+ *
+ * <p>Memory: the compressor (about 256 KiB native for zlib's deflater; for a smaller window about
+ * 7 * 2^N + 100 KiB on the heap, 104 KiB at 2^9 and 212 KiB at 2^14) and the inflater (40 KiB
+ * native) are created on the first compressed message in their direction and released by {@link
+ * #close()}; scratch space is borrowed per call from a shared pool, so an idle connection holds no
+ * buffer.
  *
  * <p>Not thread-safe: one connection drives it from one thread at a time.
  */
@@ -45,8 +51,10 @@ public final class DeflateExtension implements Extension {
   private final int minCompressSize;
   private final boolean outboundNoContextTakeover;
   private final boolean inboundNoContextTakeover;
+  private final int outboundWindowBits;
 
   private Deflater deflater;
+  private WindowedDeflater windowedDeflater;
   private Inflater inflater;
   private ByteBuffer trailer;
   private boolean closed;
@@ -65,16 +73,23 @@ public final class DeflateExtension implements Extension {
    * @param minCompressSize single-frame messages shorter than this are sent uncompressed
    * @param outboundNoContextTakeover reset the compressor after every outbound message
    * @param inboundNoContextTakeover reset the decompressor after every inbound message
+   * @param outboundWindowBits 8 to 15: outbound back-references reach at most 2^N bytes
    */
   DeflateExtension(
       int level,
       int minCompressSize,
       boolean outboundNoContextTakeover,
-      boolean inboundNoContextTakeover) {
+      boolean inboundNoContextTakeover,
+      int outboundWindowBits) {
+    if (outboundWindowBits < DeflateParams.MIN_WINDOW_BITS
+        || outboundWindowBits > DeflateParams.MAX_WINDOW_BITS) {
+      throw new IllegalArgumentException("window bits " + outboundWindowBits + " not in 8..15");
+    }
     this.level = level;
     this.minCompressSize = minCompressSize;
     this.outboundNoContextTakeover = outboundNoContextTakeover;
     this.inboundNoContextTakeover = inboundNoContextTakeover;
+    this.outboundWindowBits = outboundWindowBits;
   }
 
   /**
@@ -115,6 +130,16 @@ public final class DeflateExtension implements Extension {
    */
   public boolean inboundNoContextTakeover() {
     return inboundNoContextTakeover;
+  }
+
+  /**
+   * Returns the base-2 logarithm of the farthest back-reference this end's compressor makes: the
+   * negotiated {@code *_max_window_bits} for this end's direction, else 15.
+   *
+   * @return 8 to 15
+   */
+  public int outboundWindowBits() {
+    return outboundWindowBits;
   }
 
   /**
@@ -216,6 +241,19 @@ public final class DeflateExtension implements Extension {
       passThrough(payload, out);
       return 0;
     }
+    if (outboundWindowBits < DeflateParams.MAX_WINDOW_BITS) {
+      WindowedDeflater def = windowedDeflater();
+      ByteBuffer scratch = ScratchBuffers.acquire();
+      try {
+        def.deflate(payload, fin, scratch, out);
+      } finally {
+        ScratchBuffers.release(scratch);
+      }
+      if (fin && outboundNoContextTakeover) {
+        def.reset();
+      }
+      return first ? RSV1 : 0;
+    }
     Deflater def = deflater();
     ByteBuffer scratch = ScratchBuffers.acquire();
     try {
@@ -301,6 +339,15 @@ public final class DeflateExtension implements Extension {
     return d;
   }
 
+  private WindowedDeflater windowedDeflater() {
+    WindowedDeflater d = windowedDeflater;
+    if (d == null) {
+      d = new WindowedDeflater(outboundWindowBits, level);
+      windowedDeflater = d;
+    }
+    return d;
+  }
+
   private Inflater inflater() {
     Inflater i = inflater;
     if (i == null) {
@@ -320,7 +367,7 @@ public final class DeflateExtension implements Extension {
 
   /** Whether the compressor exists (tests: it is created lazily). */
   boolean holdsDeflater() {
-    return deflater != null;
+    return deflater != null || windowedDeflater != null;
   }
 
   /** Whether the decompressor exists (tests: it is created lazily). */
@@ -336,6 +383,7 @@ public final class DeflateExtension implements Extension {
       deflater.end();
       deflater = null;
     }
+    windowedDeflater = null;
     if (inflater != null) {
       inflater.end();
       inflater = null;
@@ -346,14 +394,15 @@ public final class DeflateExtension implements Extension {
   /**
    * Describes the negotiated behaviour, for logs.
    *
-   * @return for example {@code permessage-deflate[level=3, outbound context reset, inbound
-   *     context kept]}
+   * @return for example {@code permessage-deflate[level=3, min size=16, outbound window=2^15,
+   *     outbound context reset, inbound context kept]}
    */
   @Override
   public String toString() {
     return PerMessageDeflate.NAME
         + "[level=" + level
         + ", min size=" + minCompressSize
+        + ", outbound window=2^" + outboundWindowBits
         + ", outbound context " + (outboundNoContextTakeover ? "reset" : "kept")
         + ", inbound context " + (inboundNoContextTakeover ? "reset" : "kept")
         + (closed ? ", closed" : "")

@@ -34,11 +34,8 @@ record DeflateParams(
   static final int NO_VALUE = -1;
   /** The smallest LZ77 window RFC 7692 allows: 2^8 bytes. */
   static final int MIN_WINDOW_BITS = 8;
-  /** The largest LZ77 window, and the only one java.util.zip's Deflater can compress with. */
+  /** The largest LZ77 window, and the only one java.util.zip's Deflater compresses with. */
   static final int MAX_WINDOW_BITS = 15;
-
-  /** No parameter at all: a plain {@code permessage-deflate}. */
-  static final DeflateParams NONE = new DeflateParams(false, false, ABSENT, ABSENT);
 
   /**
    * Parses the parameters of an offer (client to server) or a response (server to client). Names

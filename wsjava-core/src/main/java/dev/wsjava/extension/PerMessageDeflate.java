@@ -7,10 +7,12 @@ import java.util.List;
  * per-connection {@link DeflateExtension}; the record's components are its immutable
  * configuration.
  *
- * <p>{@code java.util.zip.Deflater} always compresses with a 32 KiB window (15 bits), while its
- * {@code Inflater} reads any window up to that. Hence a server declines an offer asking it for
- * {@code server_max_window_bits} below 15 (and takes the client's next offer), never limits the
- * client's window, and a client never offers {@code client_max_window_bits}.
+ * <p>Windows (§7.1.2): a server honours every {@code server_max_window_bits} from 8 to 15 that a
+ * client asks for, echoing it, and then never refers back farther than 2^N bytes; a client always
+ * offers {@code client_max_window_bits} without a value and honours the server's answer the same
+ * way. With 15 bits {@code java.util.zip.Deflater} compresses; below 15 a compressor of this
+ * package does, since zlib cannot be held to such a window. The inflater reads any window, so
+ * this end never limits the peer's.
  *
  * <p>The two no-context-takeover switches mean the same on both sides, so one configuration
  * serves a client and a server: a client asks for, or offers, what is switched on; a server grants
@@ -28,7 +30,7 @@ import java.util.List;
  *     a client offers it (and keeps to it, whatever the response), a server always demands it
  * @param serverMaxWindowBits client side only: 8..15 to ask the server for a window of at most
  *     2^n bytes (with a plain offer as fallback), or {@link #WINDOW_BITS_NOT_OFFERED}; a server
- *     ignores it, since its window is always 15 bits
+ *     ignores it and compresses with 15 bits unless the client asks for fewer
  */
 public record PerMessageDeflate(
     int compressionLevel,
@@ -68,12 +70,16 @@ public record PerMessageDeflate(
   public static final boolean DEFAULT_CLIENT_NO_CONTEXT_TAKEOVER = false;
 
   /**
-   * Do not ask for a smaller server window: it would save memory only on the peer, and a server
-   * like ours that cannot honour it then falls back to the plain offer anyway.
+   * Do not ask for a smaller server window: it costs compression ratio and saves no memory in
+   * this library's inflater, which java.util.zip sizes for 15 bits whatever the window.
    */
   public static final int DEFAULT_SERVER_MAX_WINDOW_BITS = WINDOW_BITS_NOT_OFFERED;
 
   private static final PerMessageDeflate DEFAULTS = new Builder().build();
+
+  /** The fallback offer: {@code permessage-deflate; client_max_window_bits}. */
+  private static final DeflateParams PLAIN_OFFER =
+      new DeflateParams(false, false, DeflateParams.ABSENT, DeflateParams.NO_VALUE);
 
   /**
    * Checks the configuration.
@@ -146,9 +152,10 @@ public record PerMessageDeflate(
   }
 
   /**
-   * Client side (§5, §7.1): one offer with the configured parameters; when it carries {@code
-   * server_max_window_bits}, a plain {@code permessage-deflate} follows for servers that cannot
-   * honour a smaller window.
+   * Client side (§5, §7.1): one offer with the configured parameters and {@code
+   * client_max_window_bits} without a value (this client keeps to any window the server names);
+   * when it carries {@code server_max_window_bits}, a plain {@code permessage-deflate;
+   * client_max_window_bits} follows for servers that cannot honour a smaller window.
    *
    * @return one or two offers, most preferred first
    */
@@ -166,10 +173,10 @@ public record PerMessageDeflate(
             serverNoContextTakeover,
             clientNoContextTakeover,
             serverMaxWindowBits,
-            DeflateParams.ABSENT);
+            DeflateParams.NO_VALUE);
     return serverMaxWindowBits == WINDOW_BITS_NOT_OFFERED
         ? List.of(first)
-        : List.of(first, DeflateParams.NONE);
+        : List.of(first, PLAIN_OFFER);
   }
 
   /**
@@ -177,7 +184,8 @@ public record PerMessageDeflate(
    * The response is accepted when it fits at least one offer; the client's compressor resets
    * after each message when the response says {@code client_no_context_takeover} or this
    * configuration asks for it, its decompressor when the response says {@code
-   * server_no_context_takeover}.
+   * server_no_context_takeover}; its compressor's window is the response's {@code
+   * client_max_window_bits}, else 15 bits.
    *
    * @param response the server's {@code permessage-deflate} element
    * @return the extension for this connection
@@ -199,7 +207,8 @@ public record PerMessageDeflate(
             compressionLevel,
             minCompressSize,
             clientNoContextTakeover || accepted.clientNoContextTakeover(),
-            accepted.serverNoContextTakeover());
+            accepted.serverNoContextTakeover(),
+            windowBits(accepted.clientMaxWindowBits()));
       }
       if (misfit == null) {
         misfit = why;
@@ -209,11 +218,11 @@ public record PerMessageDeflate(
   }
 
   /**
-   * Server side (§5, §7): accepts the first offer this server can honour. Offers with unknown,
-   * repeated or malformed parameters are declined, and so are offers asking for {@code
-   * server_max_window_bits} below 15. The response grants the offer's no-context-takeover
-   * parameters plus this configuration's, echoes {@code server_max_window_bits=15} when offered,
-   * and leaves the client's window unlimited.
+   * Server side (§5, §7): accepts the first offer this server can honour: the first that is well
+   * formed. Offers with unknown, repeated or malformed parameters are declined. The response
+   * grants the offer's no-context-takeover parameters plus this configuration's, echoes {@code
+   * server_max_window_bits} when offered (and compresses within that window), and leaves the
+   * client's window unlimited.
    *
    * @param offers the client's {@code permessage-deflate} offers in the client's order
    * @return the response and extension, or {@code null} when every offer is declined
@@ -230,19 +239,25 @@ public record PerMessageDeflate(
       } catch (ExtensionNegotiationException malformed) {
         continue; // §7: decline, and try the next offer
       }
-      if (asked.serverMaxWindowBits() != DeflateParams.ABSENT
-          && asked.serverMaxWindowBits() < DeflateParams.MAX_WINDOW_BITS) {
-        continue; // java.util.zip cannot compress with a window below 15 bits
-      }
       boolean snct = asked.serverNoContextTakeover() || serverNoContextTakeover;
       boolean cnct = asked.clientNoContextTakeover() || clientNoContextTakeover;
       DeflateParams response =
           new DeflateParams(snct, cnct, asked.serverMaxWindowBits(), DeflateParams.ABSENT);
       return new Accepted(
           response.toElement(),
-          new DeflateExtension(compressionLevel, minCompressSize, snct, cnct));
+          new DeflateExtension(
+              compressionLevel,
+              minCompressSize,
+              snct,
+              cnct,
+              windowBits(asked.serverMaxWindowBits())));
     }
     return null;
+  }
+
+  /** A negotiated window: the parameter's value, or 15 bits when it is absent. */
+  private static int windowBits(int parameter) {
+    return parameter > 0 ? parameter : DeflateParams.MAX_WINDOW_BITS;
   }
 
   /**

@@ -25,7 +25,7 @@ class DeflateExtensionTest {
   /** An extension as two peers of this library with default level and no minimum size get. */
   static DeflateExtension extension(boolean outboundReset, boolean inboundReset) {
     return new DeflateExtension(
-        PerMessageDeflate.DEFAULT_COMPRESSION_LEVEL, 0, outboundReset, inboundReset);
+        PerMessageDeflate.DEFAULT_COMPRESSION_LEVEL, 0, outboundReset, inboundReset, 15);
   }
 
   static byte[] hex(String s) {
@@ -127,7 +127,7 @@ class DeflateExtensionTest {
   @Test
   void levelZeroGivesTheRfcStoredBlock() throws Exception {
     // §7.2.3.3: a DEFLATE block with no compression: header, LEN 5, NLEN, "Hello", flush octet
-    try (DeflateExtension ext = new DeflateExtension(0, 0, false, false)) {
+    try (DeflateExtension ext = new DeflateExtension(0, 0, false, false, 15)) {
       assertThat(hex(send(ext, HELLO).get(0).payload()))
           .isEqualTo("00 05 00 fa ff 48 65 6c 6c 6f 00");
     }
@@ -171,7 +171,7 @@ class DeflateExtensionTest {
 
   @Test
   void aShortSingleFrameMessageGoesOutUncompressed() throws Exception {
-    try (DeflateExtension ext = new DeflateExtension(3, 16, false, false)) {
+    try (DeflateExtension ext = new DeflateExtension(3, 16, false, false, 15)) {
       byte[] fifteen = "fifteen bytes!!".getBytes(US_ASCII);
       assertThat(wire(send(ext, fifteen))).containsExactly("- " + hex(fifteen));
       assertThat(ext.holdsDeflater()).as("no zlib stream for an uncompressed message").isFalse();
@@ -443,7 +443,7 @@ class DeflateExtensionTest {
     byte[] text = words(120_000, random);
     for (byte[] data : List.of(noise, text)) {
       for (int level : new int[] {0, 3, 9}) {
-        try (DeflateExtension sender = new DeflateExtension(level, 0, true, false);
+        try (DeflateExtension sender = new DeflateExtension(level, 0, true, false, 15);
             DeflateExtension receiver = extension(false, false)) {
           int lo = 0;
           int hi = data.length;
@@ -564,7 +564,7 @@ class DeflateExtensionTest {
   }
 
   /** Cuts bytes into 1 to 5 pieces at random places; pieces may be empty. */
-  private static byte[][] split(byte[] bytes, Random random) {
+  static byte[][] split(byte[] bytes, Random random) {
     int pieces = 1 + random.nextInt(5);
     int[] cuts = new int[pieces + 1];
     cuts[pieces] = bytes.length;

@@ -27,55 +27,62 @@ class PerMessageDeflateTest {
           PerMessageDeflate.builder().serverNoContextTakeover(true).serverMaxWindowBits(9).build());
 
   // Server: config | the client's offers, in order | response, or DECLINE | outbound reset |
-  // inbound reset
+  // inbound reset | outbound window bits
   @ParameterizedTest(name = "[{index}] server {0}: {1} -> {2}")
   @CsvSource(
       delimiter = '|',
       quoteCharacter = '\'',
       textBlock =
           """
-          defaults | permessage-deflate | permessage-deflate | false | false
-          defaults | permessage-deflate; client_max_window_bits | permessage-deflate | false | false
-          defaults | permessage-deflate; client_max_window_bits=10 | permessage-deflate | false | false
-          defaults | permessage-deflate; client_max_window_bits="8" | permessage-deflate | false | false
-          defaults | permessage-deflate; server_no_context_takeover | permessage-deflate; server_no_context_takeover | true | false
-          defaults | permessage-deflate; client_no_context_takeover | permessage-deflate; client_no_context_takeover | false | true
-          defaults | permessage-deflate; server_no_context_takeover; client_no_context_takeover | permessage-deflate; server_no_context_takeover; client_no_context_takeover | true | true
-          defaults | permessage-deflate; server_max_window_bits=15 | permessage-deflate; server_max_window_bits=15 | false | false
-          defaults | permessage-deflate; server_max_window_bits="15" | permessage-deflate; server_max_window_bits=15 | false | false
-          defaults | permessage-deflate; server_max_window_bits=14 | DECLINE | false | false
-          defaults | permessage-deflate; server_max_window_bits=8 | DECLINE | false | false
-          defaults | permessage-deflate; server_max_window_bits=10, permessage-deflate | permessage-deflate | false | false
-          defaults | permessage-deflate; server_max_window_bits=10; server_no_context_takeover, permessage-deflate; client_no_context_takeover | permessage-deflate; client_no_context_takeover | false | true
-          defaults | permessage-deflate; server_max_window_bits | DECLINE | false | false
-          defaults | permessage-deflate; server_max_window_bits=16 | DECLINE | false | false
-          defaults | permessage-deflate; server_max_window_bits=7 | DECLINE | false | false
-          defaults | permessage-deflate; server_max_window_bits=015 | DECLINE | false | false
-          defaults | permessage-deflate; server_max_window_bits=+15 | DECLINE | false | false
-          defaults | permessage-deflate; server_max_window_bits=15.0 | DECLINE | false | false
-          defaults | permessage-deflate; server_max_window_bits="" | DECLINE | false | false
-          defaults | permessage-deflate; client_max_window_bits=16 | DECLINE | false | false
-          defaults | permessage-deflate; client_max_window_bits=09 | DECLINE | false | false
-          defaults | permessage-deflate; client_max_window_bits=abc | DECLINE | false | false
-          defaults | permessage-deflate; server_no_context_takeover=1 | DECLINE | false | false
-          defaults | permessage-deflate; client_no_context_takeover="" | DECLINE | false | false
-          defaults | permessage-deflate; server_no_context_takeover; server_no_context_takeover | DECLINE | false | false
-          defaults | permessage-deflate; client_max_window_bits; client_max_window_bits=10 | DECLINE | false | false
-          defaults | permessage-deflate; x_unknown | DECLINE | false | false
-          defaults | permessage-deflate; Server_No_Context_Takeover | DECLINE | false | false
-          defaults | permessage-deflate; x_unknown, permessage-deflate; server_no_context_takeover | permessage-deflate; server_no_context_takeover | true | false
-          defaults | x-webkit-deflate-frame | DECLINE | false | false
-          snct | permessage-deflate | permessage-deflate; server_no_context_takeover | true | false
-          cnct | permessage-deflate | permessage-deflate; client_no_context_takeover | false | true
-          both | permessage-deflate; server_max_window_bits=15 | permessage-deflate; server_no_context_takeover; client_no_context_takeover; server_max_window_bits=15 | true | true
-          both | permessage-deflate; server_max_window_bits=12 | DECLINE | false | false
+          defaults | permessage-deflate | permessage-deflate | false | false | 15
+          defaults | permessage-deflate; client_max_window_bits | permessage-deflate | false | false | 15
+          defaults | permessage-deflate; client_max_window_bits=10 | permessage-deflate | false | false | 15
+          defaults | permessage-deflate; client_max_window_bits="8" | permessage-deflate | false | false | 15
+          defaults | permessage-deflate; server_no_context_takeover | permessage-deflate; server_no_context_takeover | true | false | 15
+          defaults | permessage-deflate; client_no_context_takeover | permessage-deflate; client_no_context_takeover | false | true | 15
+          defaults | permessage-deflate; server_no_context_takeover; client_no_context_takeover | permessage-deflate; server_no_context_takeover; client_no_context_takeover | true | true | 15
+          defaults | permessage-deflate; server_max_window_bits=15 | permessage-deflate; server_max_window_bits=15 | false | false | 15
+          defaults | permessage-deflate; server_max_window_bits="15" | permessage-deflate; server_max_window_bits=15 | false | false | 15
+          defaults | permessage-deflate; server_max_window_bits=14 | permessage-deflate; server_max_window_bits=14 | false | false | 14
+          defaults | permessage-deflate; server_max_window_bits=9 | permessage-deflate; server_max_window_bits=9 | false | false | 9
+          defaults | permessage-deflate; server_max_window_bits=8 | permessage-deflate; server_max_window_bits=8 | false | false | 8
+          defaults | permessage-deflate; server_max_window_bits="12" | permessage-deflate; server_max_window_bits=12 | false | false | 12
+          defaults | permessage-deflate; server_max_window_bits=10, permessage-deflate | permessage-deflate; server_max_window_bits=10 | false | false | 10
+          defaults | permessage-deflate; server_max_window_bits=10; server_no_context_takeover, permessage-deflate; client_no_context_takeover | permessage-deflate; server_no_context_takeover; server_max_window_bits=10 | true | false | 10
+          defaults | permessage-deflate; client_no_context_takeover; client_max_window_bits; server_max_window_bits=9 | permessage-deflate; client_no_context_takeover; server_max_window_bits=9 | false | true | 9
+          defaults | permessage-deflate; client_no_context_takeover; client_max_window_bits; server_no_context_takeover; server_max_window_bits=9 | permessage-deflate; server_no_context_takeover; client_no_context_takeover; server_max_window_bits=9 | true | true | 9
+          defaults | permessage-deflate; server_max_window_bits | DECLINE | false | false | 0
+          defaults | permessage-deflate; server_max_window_bits=16 | DECLINE | false | false | 0
+          defaults | permessage-deflate; server_max_window_bits=7 | DECLINE | false | false | 0
+          defaults | permessage-deflate; server_max_window_bits=015 | DECLINE | false | false | 0
+          defaults | permessage-deflate; server_max_window_bits=+15 | DECLINE | false | false | 0
+          defaults | permessage-deflate; server_max_window_bits=15.0 | DECLINE | false | false | 0
+          defaults | permessage-deflate; server_max_window_bits="" | DECLINE | false | false | 0
+          defaults | permessage-deflate; server_max_window_bits=7, permessage-deflate; server_max_window_bits=11 | permessage-deflate; server_max_window_bits=11 | false | false | 11
+          defaults | permessage-deflate; client_max_window_bits=16 | DECLINE | false | false | 0
+          defaults | permessage-deflate; client_max_window_bits=09 | DECLINE | false | false | 0
+          defaults | permessage-deflate; client_max_window_bits=abc | DECLINE | false | false | 0
+          defaults | permessage-deflate; server_no_context_takeover=1 | DECLINE | false | false | 0
+          defaults | permessage-deflate; client_no_context_takeover="" | DECLINE | false | false | 0
+          defaults | permessage-deflate; server_no_context_takeover; server_no_context_takeover | DECLINE | false | false | 0
+          defaults | permessage-deflate; client_max_window_bits; client_max_window_bits=10 | DECLINE | false | false | 0
+          defaults | permessage-deflate; x_unknown | DECLINE | false | false | 0
+          defaults | permessage-deflate; Server_No_Context_Takeover | DECLINE | false | false | 0
+          defaults | permessage-deflate; x_unknown, permessage-deflate; server_no_context_takeover | permessage-deflate; server_no_context_takeover | true | false | 15
+          defaults | x-webkit-deflate-frame | DECLINE | false | false | 0
+          snct | permessage-deflate | permessage-deflate; server_no_context_takeover | true | false | 15
+          cnct | permessage-deflate | permessage-deflate; client_no_context_takeover | false | true | 15
+          both | permessage-deflate; server_max_window_bits=15 | permessage-deflate; server_no_context_takeover; client_no_context_takeover; server_max_window_bits=15 | true | true | 15
+          both | permessage-deflate; server_max_window_bits=12 | permessage-deflate; server_no_context_takeover; client_no_context_takeover; server_max_window_bits=12 | true | true | 12
+          smwb10 | permessage-deflate | permessage-deflate | false | false | 15
           """)
   void serverAnswersEachOfferListAsTheTableSays(
       String config,
       String offers,
       String expected,
       boolean outboundReset,
-      boolean inboundReset) {
+      boolean inboundReset,
+      int outboundWindowBits) {
     ExtensionFactory.Accepted accepted = CONFIGS.get(config).serverAccept(Elements.list(offers));
     if (expected.equals("DECLINE")) {
       assertThat(accepted).isNull();
@@ -90,6 +97,9 @@ class PerMessageDeflateTest {
       assertThat(ext.inboundNoContextTakeover())
           .as("server decompressor reset")
           .isEqualTo(inboundReset);
+      assertThat(ext.outboundWindowBits())
+          .as("server compressor window")
+          .isEqualTo(outboundWindowBits);
     }
   }
 
@@ -104,32 +114,37 @@ class PerMessageDeflateTest {
       delimiter = '|',
       textBlock =
           """
-          defaults | permessage-deflate
-          snct | permessage-deflate; server_no_context_takeover
-          cnct | permessage-deflate; client_no_context_takeover
-          both | permessage-deflate; server_no_context_takeover; client_no_context_takeover
-          smwb10 | permessage-deflate; server_max_window_bits=10, permessage-deflate
-          smwb15 | permessage-deflate; server_max_window_bits=15, permessage-deflate
-          snct+smwb9 | permessage-deflate; server_no_context_takeover; server_max_window_bits=9, permessage-deflate
+          defaults | permessage-deflate; client_max_window_bits
+          snct | permessage-deflate; server_no_context_takeover; client_max_window_bits
+          cnct | permessage-deflate; client_no_context_takeover; client_max_window_bits
+          both | permessage-deflate; server_no_context_takeover; client_no_context_takeover; client_max_window_bits
+          smwb10 | permessage-deflate; server_max_window_bits=10; client_max_window_bits, permessage-deflate; client_max_window_bits
+          smwb15 | permessage-deflate; server_max_window_bits=15; client_max_window_bits, permessage-deflate; client_max_window_bits
+          snct+smwb9 | permessage-deflate; server_no_context_takeover; server_max_window_bits=9; client_max_window_bits, permessage-deflate; client_max_window_bits
           """)
   void clientOffersWhatItsConfigAsks(String config, String offers) {
     assertThat(Elements.format(CONFIGS.get(config).clientOffers())).isEqualTo(offers);
   }
 
-  // Client: config | the server's response | OK <outbound reset> <inbound reset>, or the failure
+  // Client: config | the server's response | OK <outbound reset> <inbound reset> <outbound window
+  // bits>, or the failure
   @ParameterizedTest(name = "[{index}] client {0}: {1} -> {2}")
   @CsvSource(
       delimiter = '|',
       textBlock =
           """
-          defaults | permessage-deflate | OK false false
-          defaults | permessage-deflate; server_no_context_takeover | OK false true
-          defaults | permessage-deflate; client_no_context_takeover | OK true false
-          defaults | permessage-deflate; client_no_context_takeover; server_no_context_takeover | OK true true
-          defaults | permessage-deflate; server_max_window_bits=10 | OK false false
-          defaults | permessage-deflate; server_max_window_bits=8 | OK false false
-          defaults | permessage-deflate; client_max_window_bits=10 | the response has client_max_window_bits but the offer did not (RFC 7692 §7.1.2.2)
+          defaults | permessage-deflate | OK false false 15
+          defaults | permessage-deflate; server_no_context_takeover | OK false true 15
+          defaults | permessage-deflate; client_no_context_takeover | OK true false 15
+          defaults | permessage-deflate; client_no_context_takeover; server_no_context_takeover | OK true true 15
+          defaults | permessage-deflate; server_max_window_bits=10 | OK false false 15
+          defaults | permessage-deflate; server_max_window_bits=8 | OK false false 15
+          defaults | permessage-deflate; client_max_window_bits=10 | OK false false 10
+          defaults | permessage-deflate; client_max_window_bits=8 | OK false false 8
+          defaults | permessage-deflate; client_max_window_bits=15 | OK false false 15
+          defaults | permessage-deflate; client_no_context_takeover; client_max_window_bits=9 | OK true false 9
           defaults | permessage-deflate; client_max_window_bits | client_max_window_bits needs a value from 8 to 15 (RFC 7692 §7.1.2.2)
+          defaults | permessage-deflate; client_max_window_bits=7 | client_max_window_bits="7" is not an integer from 8 to 15
           defaults | permessage-deflate; x_unknown | unknown parameter x_unknown
           defaults | permessage-deflate; server_no_context_takeover; server_no_context_takeover | parameter server_no_context_takeover given twice (RFC 7692 §7)
           defaults | permessage-deflate; server_no_context_takeover=true | server_no_context_takeover takes no value, got "true" (RFC 7692 §7.1.1.1)
@@ -137,16 +152,16 @@ class PerMessageDeflateTest {
           defaults | permessage-deflate; server_max_window_bits=16 | server_max_window_bits="16" is not an integer from 8 to 15
           defaults | permessage-deflate; server_max_window_bits=010 | server_max_window_bits="010" is not an integer from 8 to 15
           defaults | x-webkit-deflate-frame | response names extension x-webkit-deflate-frame, not permessage-deflate
-          snct | permessage-deflate; server_no_context_takeover | OK false true
+          snct | permessage-deflate; server_no_context_takeover | OK false true 15
           snct | permessage-deflate | server_no_context_takeover was offered but the response lacks it (RFC 7692 §7.1.1.1)
-          cnct | permessage-deflate | OK true false
-          smwb10 | permessage-deflate; server_max_window_bits=10 | OK false false
-          smwb10 | permessage-deflate; server_max_window_bits=9 | OK false false
-          smwb10 | permessage-deflate; server_max_window_bits=12 | OK false false
-          smwb10 | permessage-deflate | OK false false
-          smwb10 | permessage-deflate; client_max_window_bits=10 | the response has client_max_window_bits but the offer did not (RFC 7692 §7.1.2.2)
-          snct+smwb9 | permessage-deflate; server_no_context_takeover; server_max_window_bits=9 | OK false true
-          snct+smwb9 | permessage-deflate | OK false false
+          cnct | permessage-deflate | OK true false 15
+          smwb10 | permessage-deflate; server_max_window_bits=10 | OK false false 15
+          smwb10 | permessage-deflate; server_max_window_bits=9 | OK false false 15
+          smwb10 | permessage-deflate; server_max_window_bits=12 | OK false false 15
+          smwb10 | permessage-deflate | OK false false 15
+          smwb10 | permessage-deflate; client_max_window_bits=10 | OK false false 10
+          snct+smwb9 | permessage-deflate; server_no_context_takeover; server_max_window_bits=9 | OK false true 15
+          snct+smwb9 | permessage-deflate | OK false false 15
           """)
   void clientChecksEachResponseAsTheTableSays(String config, String response, String expected)
       throws Exception {
@@ -157,14 +172,17 @@ class PerMessageDeflateTest {
           .hasMessageContaining(expected);
       return;
     }
-    String[] resets = expected.split(" ");
+    String[] ok = expected.split(" ");
     try (DeflateExtension ext = (DeflateExtension) factory.clientAccept(Elements.element(response))) {
       assertThat(ext.outboundNoContextTakeover())
           .as("client compressor reset")
-          .isEqualTo(Boolean.parseBoolean(resets[1]));
+          .isEqualTo(Boolean.parseBoolean(ok[1]));
       assertThat(ext.inboundNoContextTakeover())
           .as("client decompressor reset")
-          .isEqualTo(Boolean.parseBoolean(resets[2]));
+          .isEqualTo(Boolean.parseBoolean(ok[2]));
+      assertThat(ext.outboundWindowBits())
+          .as("client compressor window")
+          .isEqualTo(Integer.parseInt(ok[3]));
     }
   }
 
@@ -209,6 +227,10 @@ class PerMessageDeflateTest {
               .as("client resets what the server expects")
               .isEqualTo(s.inboundNoContextTakeover() || client.clientNoContextTakeover());
           assertThat(c.inboundNoContextTakeover()).isEqualTo(s.outboundNoContextTakeover());
+          assertThat(s.outboundWindowBits())
+              .as("the server keeps to the window the client asked for")
+              .isEqualTo(client.serverMaxWindowBits() == 0 ? 15 : client.serverMaxWindowBits());
+          assertThat(c.outboundWindowBits()).isEqualTo(15);
         }
       }
     }

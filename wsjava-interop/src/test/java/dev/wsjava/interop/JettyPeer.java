@@ -53,6 +53,8 @@ public final class JettyPeer implements PeerServer {
           // Jetty accepts permessage-deflate by default; "off" answers no extension.
           case OFF -> response.setExtensions(List.of());
           case ON -> {}
+          case SMALL_WINDOWS ->
+              throw new UnsupportedOperationException("Jetty does not limit deflate windows");
           case DEMAND_CLIENT_NO_CONTEXT_TAKEOVER -> {
             List<ExtensionConfig> demanded = new ArrayList<>();
             for (ExtensionConfig e : response.getExtensions()) {

@@ -6,7 +6,9 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOutboundHandlerAdapter;
 import io.netty.channel.ChannelPipeline;
+import io.netty.channel.ChannelPromise;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
@@ -14,6 +16,7 @@ import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.CloseWebSocketFrame;
@@ -36,6 +39,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.security.KeyStore;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -49,6 +53,7 @@ final class NettyPeer implements PeerServer {
   private final Channel channel;
   private final boolean tls;
   private final BlockingQueue<String> closesSeen = new LinkedBlockingQueue<>();
+  private final List<String> extensionsAnswered = new CopyOnWriteArrayList<>();
 
   private NettyPeer(Deflate deflate, SelfSigned cert) throws Exception {
     tls = cert != null;
@@ -74,6 +79,7 @@ final class NettyPeer implements PeerServer {
                   p.addLast(ssl.newHandler(ch.alloc()));
                 }
                 p.addLast(new HttpServerCodec());
+                p.addLast(new AnswerRecorder());
                 p.addLast(new HttpObjectAggregator(65536));
                 switch (deflate) {
                   case OFF -> {}
@@ -82,6 +88,10 @@ final class NettyPeer implements PeerServer {
                   // server_no_context_takeover when asked, demand client_no_context_takeover.
                   case DEMAND_CLIENT_NO_CONTEXT_TAKEOVER -> p.addLast(new WebSocketServerExtensionHandler(
                       new PerMessageDeflateServerExtensionHandshaker(6, false, 15, true, true, MAX)));
+                  // level 6, the server window the client asks for (JZlib below 15), client
+                  // window 9 bits when the client offers client_max_window_bits.
+                  case SMALL_WINDOWS -> p.addLast(new WebSocketServerExtensionHandler(
+                      new PerMessageDeflateServerExtensionHandshaker(6, true, 9, true, false, MAX)));
                 }
                 p.addLast(new WebSocketServerProtocolHandler(config));
                 p.addLast(new WebSocketFrameAggregator(MAX));
@@ -126,6 +136,23 @@ final class NettyPeer implements PeerServer {
   public void stop() throws Exception {
     channel.close().sync();
     group.shutdownGracefully(0, 2, TimeUnit.SECONDS).sync();
+  }
+
+  /** The Sec-WebSocket-Extensions value of each upgrade response, in order. */
+  List<String> extensionsAnswered() {
+    return extensionsAnswered;
+  }
+
+  /** Records the extensions of each upgrade response as it leaves (after the handshaker). */
+  private final class AnswerRecorder extends ChannelOutboundHandlerAdapter {
+    @Override
+    public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise)
+        throws Exception {
+      if (msg instanceof HttpResponse r && r.headers().contains("Sec-WebSocket-Extensions")) {
+        extensionsAnswered.add(r.headers().get("Sec-WebSocket-Extensions"));
+      }
+      super.write(ctx, msg, promise);
+    }
   }
 
   private final class Echo extends SimpleChannelInboundHandler<WebSocketFrame> {

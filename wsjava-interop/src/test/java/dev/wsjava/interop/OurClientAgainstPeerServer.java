@@ -170,8 +170,8 @@ abstract class OurClientAgainstPeerServer {
     DEFAULTS(PerMessageDeflate.defaults()),
     SERVER_NO_CONTEXT_TAKEOVER(PerMessageDeflate.builder().serverNoContextTakeover(true).build()),
     CLIENT_NO_CONTEXT_TAKEOVER(PerMessageDeflate.builder().clientNoContextTakeover(true).build()),
-    // Neither peer can compress with a window below 15 bits (JDK zlib): it must decline this
-    // first offer and accept our plain fallback offer.
+    // Neither peer, as configured here, compresses with a window below 15 bits: it must decline
+    // this first offer and accept our plain fallback offer.
     SERVER_MAX_WINDOW_BITS_10(PerMessageDeflate.builder().serverMaxWindowBits(10).build());
 
     final PerMessageDeflate config;
@@ -213,6 +213,11 @@ abstract class OurClientAgainstPeerServer {
     WebSocket ws = connect(a.transport(), false, a.ours().config, a.peers(), rec);
     assertThat(ws.extensions())
         .isEqualTo(peerDeclines(a.ours(), a.peers()) ? List.of() : List.of("permessage-deflate"));
+    echoRepeatedMessagesAndClose(ws, rec);
+  }
+
+  /** Three rounds of the same text and binary message, each echoed intact, then a close. */
+  static void echoRepeatedMessagesAndClose(WebSocket ws, Recorder rec) throws Exception {
     String text = Interop.compressibleText(20_000) + Interop.text(3_000);
     byte[] binary = Interop.utf8(text);
     for (int round = 0; round < 3; round++) {

@@ -25,7 +25,12 @@ interface PeerServer {
     /** The library's defaults (server_no_context_takeover granted when asked). */
     ON,
     /** Its response demands client_no_context_takeover, and its inflater then resets per message. */
-    DEMAND_CLIENT_NO_CONTEXT_TAKEOVER
+    DEMAND_CLIENT_NO_CONTEXT_TAKEOVER,
+    /**
+     * Windows below 15 bits (RFC 7692 §7.1.2): it limits the client to 2^9 bytes when the offer
+     * allows, and compresses within the window the client asks for. Netty only (through JZlib).
+     */
+    SMALL_WINDOWS
   }
 
   int port();
