@@ -119,7 +119,7 @@ final class Method {
             + Math.round(Report.PARITY * 100) + " %, or within the run-to-run spread, is reported as"
             + " even, not as a lead.",
         "Expected duration on this 2-core machine: a full run (3 runs, every target and scenario)"
-            + " about 2 hours; `--quick` about 30 minutes.");
+            + " about 2¼ hours; `--quick` about 35 minutes.");
     return new Report.Context(title, chartNote, facts, method, setup(suite, targets, scenarios));
   }
 
