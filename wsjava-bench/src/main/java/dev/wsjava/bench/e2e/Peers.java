@@ -109,7 +109,9 @@ final class Peers {
           "Node.js with ws 8.23.0 (npm): a non-JVM reference, in no ratio"),
       new Server("beast", "beast", null, List.of(), true, true, Kind.NATIVE, Set.of(),
           "Boost.Beast (C++, g++ -O2, Debian libboost-dev): async, one io_context per core, a whole"
-              + " message read then written back, auto_fragment off"),
+              + " message read then written back, auto_fragment off; its deflate ends every message"
+              + " with a full flush, which empties the window, so messages gain nothing from the"
+              + " context it keeps"),
       new Server("gorilla", "gorilla", null, List.of(), true, true, Kind.NATIVE, Set.of(),
           "gorilla/websocket (Go, Debian golang-go and golang-github-gorilla-websocket-dev):"
               + " net/http, a goroutine per connection, ReadMessage/WriteMessage"));
