@@ -1,18 +1,35 @@
-// The Node.js reference peer: an HTTP server answering GET / with "hello", and the ws library's
+// The Node.js reference peer: an HTTP(S) server answering GET / with "hello", and the ws library's
 // WebSocketServer on /echo sending every message back as it came (text or binary).
-// Usage: node server.js PORT [--deflate]
+// Usage: node server.js PORT [--host ADDR] [--deflate LEVEL] [--one-loop] [--tls DIR]
+// (the arguments of every peer, see PeerArgs.java; Node runs one event loop either way).
 'use strict';
+const fs = require('fs');
 const http = require('http');
+const https = require('https');
+const path = require('path');
 const { WebSocketServer } = require('ws');
 
-const port = Number(process.argv[2]);
-const deflate = process.argv[3] === '--deflate';
-if (!Number.isInteger(port) || (process.argv[3] !== undefined && !deflate)) {
-  console.error('usage: node server.js PORT [--deflate]');
-  process.exit(2);
+function parse(argv) {
+  const usage = 'usage: node server.js PORT [--host ADDR] [--deflate LEVEL] [--one-loop] [--tls DIR]';
+  const args = { port: Number(argv[0]), host: '127.0.0.1', level: -1, tls: null };
+  if (!Number.isInteger(args.port)) throw new Error(usage);
+  for (let i = 1; i < argv.length; i++) {
+    switch (argv[i]) {
+      case '--host': args.host = argv[++i]; break;
+      case '--deflate': args.level = Number(argv[++i]); break;
+      case '--one-loop': break; // one event loop already
+      case '--tls': args.tls = argv[++i]; break;
+      default: throw new Error(`unknown argument ${argv[i]}; ${usage}`);
+    }
+  }
+  if (args.level !== -1 && !(Number.isInteger(args.level) && args.level >= 0 && args.level <= 9)) {
+    throw new Error('--deflate takes a zlib level 0-9');
+  }
+  return args;
 }
 
-const server = http.createServer((req, res) => {
+const args = parse(process.argv.slice(2));
+const hello = (req, res) => {
   if (req.url === '/') {
     res.writeHead(200, { 'content-type': 'text/plain', 'content-length': 5 });
     res.end('hello');
@@ -20,17 +37,30 @@ const server = http.createServer((req, res) => {
     res.writeHead(404, { 'content-length': 0 });
     res.end();
   }
-});
+};
+// noDelay is Node's default for HTTP servers since v16; written out as the suite's contract.
+const server = args.tls
+  ? https.createServer({
+    key: fs.readFileSync(path.join(args.tls, 'key.pem')),
+    cert: fs.readFileSync(path.join(args.tls, 'cert.pem')),
+    noDelay: true,
+  }, hello)
+  : http.createServer({ noDelay: true }, hello);
 const wss = new WebSocketServer({
   server,
   path: '/echo',
-  perMessageDeflate: deflate,
+  // Context takeover kept (ws's default), every message compressed at the suite's level: the
+  // threshold only applies without context takeover.
+  perMessageDeflate: args.level >= 0 ? { zlibDeflateOptions: { level: args.level } } : false,
   maxPayload: 16 * 1024 * 1024,
 });
 wss.on('connection', (ws) => {
   ws.on('message', (data, isBinary) => ws.send(data, { binary: isBinary }));
   ws.on('error', () => ws.terminate());
 });
-server.listen({ port, host: '127.0.0.1', backlog: 4096 }, () => {
-  console.log(`READY ${port} node ${process.version} ws ${require('ws/package.json').version}`);
+server.listen({ port: args.port, host: args.host, backlog: 4096 }, () => {
+  let detail = `node ${process.version} ws ${require('ws/package.json').version}, one event loop`;
+  if (args.level >= 0) detail += `; deflate level ${args.level}`;
+  if (args.tls) detail += '; wss';
+  console.log(`READY ${args.port} ${detail}`);
 });

@@ -51,4 +51,24 @@ final class Format {
   static String cell(String s) {
     return s.replace("|", "\\|").replace('\n', ' ');
   }
+
+  /**
+   * Formats the busy threads of a result line ({@code name*count:percent,...}) for the report.
+   *
+   * @param busy the result line's value, or {@code null}
+   * @return for example {@code 1 × epollEventLoopG (97 %)}, or "–"
+   */
+  static String threads(String busy) {
+    if (busy == null || busy.equals("none")) {
+      return "–";
+    }
+    java.util.List<String> parts = new java.util.ArrayList<>();
+    for (String g : busy.split(",")) {
+      int star = g.lastIndexOf('*');
+      int colon = g.lastIndexOf(':');
+      parts.add(g.substring(star + 1, colon) + " × " + g.substring(0, star).replace('_', ' ') + " ("
+          + g.substring(colon + 1) + " %)");
+    }
+    return String.join(", ", parts);
+  }
 }

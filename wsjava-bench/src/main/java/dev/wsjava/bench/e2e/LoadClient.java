@@ -1,5 +1,6 @@
 package dev.wsjava.bench.e2e;
 
+import dev.wsjava.bench.peer.CpuTime;
 import dev.wsjava.bench.peer.ResultLine;
 import dev.wsjava.bench.peer.Workload;
 import java.io.IOException;
@@ -23,9 +24,10 @@ import org.HdrHistogram.Histogram;
  * workload: messages/s, payload MB/s, round-trip percentiles, and socket bytes per message each way.
  *
  * <p>Command line: {@code --port P [--host 127.0.0.1] [--path /echo] --workloads small,large1m
- * [--connections N] [--warmup-ms 2000] [--measure-ms 5000] [--server-pid PID]} (with a server
- * PID, each result also has the server's CPU microseconds per echo over the measured interval), or {@code --idle N}: open N
- * connections, print {@code RESULT workload=idle}, hold them until standard input ends.
+ * [--connections N] [--warmup-ms 2000] [--measure-ms 5000] [--server-pid PID]}, or {@code --idle
+ * N}: open N connections, print {@code RESULT workload=idle}, hold them until standard input ends.
+ * Each result has the client's own CPU microseconds per echo over the measured interval and the
+ * threads that did the work; with a server PID, the server's too.
  */
 public final class LoadClient {
   /** Handshakes in progress at once while opening many connections. */
@@ -126,11 +128,11 @@ public final class LoadClient {
         long measureStart = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(warmupMs);
         loop(selector, stats, measureStart);
         stats.startMeasuring();
-        long cpuStart = serverPid > 0 ? CpuTime.micros(serverPid) : -1;
+        CpuTime.Edge begin = CpuTime.edge(serverPid);
         long start = System.nanoTime();
         loop(selector, stats, start + TimeUnit.MILLISECONDS.toNanos(measureMs));
         long nanos = System.nanoTime() - start;
-        long cpuEnd = serverPid > 0 ? CpuTime.micros(serverPid) : -1;
+        CpuTime.Edge end = CpuTime.edge(serverPid);
         stats.stopMeasuring();
         for (RawConnection c : conns) {
           c.stopSending();
@@ -157,9 +159,7 @@ public final class LoadClient {
         }
         double seconds = nanos / 1e9;
         ResultLine line = new ResultLine(w.id());
-        if (cpuStart >= 0 && cpuEnd >= 0) {
-          line.put("server_cpu_us_per_msg", (cpuEnd - cpuStart) / (double) echoes);
-        }
+        CpuTime.costs(line, begin, end, echoes, "_per_msg");
         return line
             .put("connections", (long) w.connections())
             .put("echoes", echoes)

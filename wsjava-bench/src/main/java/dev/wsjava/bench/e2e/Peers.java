@@ -5,81 +5,135 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /**
- * The suite's targets and scenario 8's client drivers: how to start each, with its own classpath
- * ({@code bench-peers/MODULE/target/classes} plus the module's {@code target/classpath.txt}).
+ * The suite's targets and the client drivers of scenarios 8 and 10: how to start each, with its own
+ * classpath ({@code bench-peers/MODULE/target/classes} plus the module's {@code
+ * target/classpath.txt}) or its own binary.
  */
 final class Peers {
   private Peers() {}
+
+  /** What a target is, which decides the ratio it takes part in. */
+  enum Kind {
+    /** One of wsjava's own: the numerator of every ratio. */
+    WSJAVA,
+    /** A JVM library: the "best JVM peer" is the best of these. */
+    JVM,
+    /** Compiled native code (C++, Go): the "best native" reference. */
+    NATIVE,
+    /** Shown, never in a ratio (Node's ws, the raw load client). */
+    REFERENCE
+  }
 
   /**
    * An echo server target.
    *
    * @param name the name in tables and on the command line
-   * @param module the bench-peers module (or {@code node})
-   * @param mainClass the JVM main class, or {@code null} for Node
-   * @param preArgs arguments before {@code PORT [--deflate]}
+   * @param module the bench-peers directory
+   * @param mainClass the JVM main class, or {@code null} for Node and native binaries
+   * @param preArgs arguments before the {@code PeerArgs} ones
    * @param http whether it serves {@code GET /} (scenario 7)
-   * @param deflate whether it can do permessage-deflate (scenario 6)
+   * @param deflate whether it can do permessage-deflate at a given level (scenario 6)
+   * @param kind its part in the ratios
+   * @param only the scenarios this target takes part in, or empty for all: variants of wsjava
+   *     (polling off, its own deflate level) run only where they answer a question
    * @param what library, version and how it is set up, for the report
    */
   record Server(String name, String module, String mainClass, List<String> preArgs, boolean http,
-      boolean deflate, String what) {
+      boolean deflate, Kind kind, Set<String> only, String what) {
     boolean jvm() {
       return mainClass != null;
+    }
+
+    boolean runsIn(String scenario) {
+      return only.isEmpty() || only.contains(scenario);
     }
   }
 
   /**
-   * A client driver of scenario 8.
+   * A client driver of scenarios 8 and 10.
    *
    * @param name the name in tables
    * @param module the bench-peers module, or {@code null} for the raw load client in wsjava-bench
    * @param mainClass the main class
    * @param preArgs arguments before the measuring loop's own
+   * @param kind its part in the ratios
+   * @param only the scenarios it takes part in, or empty for all
    * @param what library and version, for the report
    */
-  record Client(String name, String module, String mainClass, List<String> preArgs, String what) {}
+  record Client(String name, String module, String mainClass, List<String> preArgs, Kind kind,
+      Set<String> only, String what) {
+    boolean runsIn(String scenario) {
+      return only.isEmpty() || only.contains(scenario);
+    }
+  }
 
   private static final String P = "dev.wsjava.bench.peer.";
 
   static final List<Server> SERVERS = List.of(
       new Server("wsjava-nio", "wsjava", P + "wsjava.WsjavaEchoServer", List.of("nio"), true, true,
-          "wsjava (this build), NIO transport, listener echoing from its callbacks"),
+          Kind.WSJAVA, Set.of(), "wsjava (this build), NIO transport, default settings, listener"
+              + " echoing from its callbacks"),
+      new Server("wsjava-nio-spin0", "wsjava", P + "wsjava.WsjavaEchoServer",
+          List.of("nio", "--spin-us", "0"), true, true, Kind.WSJAVA, Set.of("1"),
+          "wsjava-nio with eventLoopSpin(Duration.ZERO): the loop blocks in epoll at once, as every"
+              + " peer's does (scenario 1 only)"),
+      new Server("wsjava-nio-level3", "wsjava", P + "wsjava.WsjavaEchoServer",
+          List.of("nio", "--own-deflate-level"), true, true, Kind.WSJAVA, Set.of("6"),
+          "wsjava-nio compressing at its own default level 3 instead of the suite's (scenario 6"
+              + " only)"),
       new Server("wsjava-blocking", "wsjava", P + "wsjava.WsjavaEchoServer", List.of("blocking"),
-          true, true, "wsjava (this build), blocking transport, a virtual thread per connection"
-              + " running the same listener"),
-      new Server("netty", "netty", P + "netty.NettyEchoServer", List.of(), true, true,
-          "Netty 4.2.18.Final: HttpServerCodec, WebSocketServerProtocolHandler, echo handler"
-              + " flushing per read burst; epoll when it loads (see the notes)"),
-      new Server("jetty", "jetty", P + "jetty.JettyEchoServer", List.of(), true, true,
-          "Jetty 12.1.14: Jetty WebSocket API on core handlers (WebSocketUpgradeHandler)"),
+          true, true, Kind.WSJAVA, Set.of(), "wsjava (this build), blocking transport, a virtual"
+              + " thread per connection running the same listener"),
+      new Server("netty", "netty", P + "netty.NettyEchoServer", List.of(), true, true, Kind.JVM,
+          Set.of(), "Netty 4.2.18.Final: HttpServerCodec, WebSocketServerProtocolHandler, echo"
+              + " handler flushing per read burst; epoll when it loads"),
+      new Server("jetty", "jetty", P + "jetty.JettyEchoServer", List.of(), true, true, Kind.JVM,
+          Set.of(), "Jetty 12.1.14: Jetty WebSocket API on core handlers (WebSocketUpgradeHandler),"
+              + " frames up to 16 MiB (its default 64 KiB)"),
       new Server("undertow", "undertow", P + "undertow.UndertowEchoServer", List.of(), true, true,
-          "Undertow 2.4.4.Final: Handlers.websocket, full-message receive listener"),
+          Kind.JVM, Set.of(), "Undertow 2.4.4.Final: Handlers.websocket, full-message receive"
+              + " listener"),
       new Server("java-websocket", "java-websocket", P + "javawebsocket.JavaWebSocketEchoServer",
-          List.of(), false, true, "Java-WebSocket 1.6.0: WebSocketServer subclass (no plain HTTP)"),
-      new Server("vertx", "vertx", P + "vertx.VertxEchoServer", List.of(), true, true,
-          "Vert.x 5.0.7: HttpServer webSocketHandler, default event loops, NIO transport"),
+          List.of(), false, true, Kind.JVM, Set.of(), "Java-WebSocket 1.6.0: WebSocketServer"
+              + " subclass (no plain HTTP), frames up to 16 MiB (its default: no limit)"),
+      new Server("vertx", "vertx", P + "vertx.VertxEchoServer", List.of(), true, true, Kind.JVM,
+          Set.of(), "Vert.x 5.0.7: HttpServer webSocketHandler, NIO transport"),
       new Server("helidon", "helidon", P + "helidon.HelidonEchoServer", List.of(), true, false,
-          "Helidon SE 4.5.0: WebServer (virtual threads), WsRouting listener; no permessage-deflate"),
-      new Server("node", "node", null, List.of(), true, true,
-          "Node.js with ws 8.23.0 (npm): the non-JVM reference"));
+          Kind.JVM, Set.of(), "Helidon SE 4.5.0: WebServer (virtual threads), WsRouting listener;"
+              + " TCP_NODELAY on and frames up to 16 MiB (its defaults: off and 1 MiB); no"
+              + " permessage-deflate"),
+      new Server("node", "node", null, List.of(), true, true, Kind.REFERENCE, Set.of(),
+          "Node.js with ws 8.23.0 (npm): a non-JVM reference, in no ratio"),
+      new Server("beast", "beast", null, List.of(), true, true, Kind.NATIVE, Set.of(),
+          "Boost.Beast (C++, g++ -O2, Debian libboost-dev): async, one io_context per core, a whole"
+              + " message read then written back, auto_fragment off; its deflate ends every message"
+              + " with a full flush, which empties the window, so messages gain nothing from the"
+              + " context it keeps"),
+      new Server("gorilla", "gorilla", null, List.of(), true, true, Kind.NATIVE, Set.of(),
+          "gorilla/websocket (Go, Debian golang-go and golang-github-gorilla-websocket-dev):"
+              + " net/http, a goroutine per connection, ReadMessage/WriteMessage"));
 
   static final List<Client> CLIENTS = List.of(
       new Client("wsjava-nio", "wsjava", P + "wsjava.WsjavaClientDriver", List.of("nio"),
-          "wsjava WebSocketClient, NIO transport, listener"),
+          Kind.WSJAVA, Set.of(), "wsjava WebSocketClient, NIO transport, default settings, listener"),
+      new Client("wsjava-nio-spin0", "wsjava", P + "wsjava.WsjavaClientDriver",
+          List.of("nio", "--spin-us", "0"), Kind.WSJAVA, Set.of("8"),
+          "wsjava WebSocketClient, NIO transport, eventLoopSpin(Duration.ZERO) (scenario 8 only)"),
       new Client("wsjava-blocking", "wsjava", P + "wsjava.WsjavaClientDriver", List.of("blocking"),
-          "wsjava WebSocketClient, blocking transport, listener"),
-      new Client("jdk", "jdk", P + "jdk.JdkClientDriver", List.of(),
+          Kind.WSJAVA, Set.of(), "wsjava WebSocketClient, blocking transport, listener"),
+      new Client("jdk", "jdk", P + "jdk.JdkClientDriver", List.of(), Kind.JVM, Set.of(),
           "the JDK's java.net.http WebSocket"),
-      new Client("okhttp", "okhttp", P + "okhttp.OkHttpClientDriver", List.of(), "OkHttp 5.5.1 (okhttp-jvm)"),
-      new Client("jetty", "jetty", P + "jetty.JettyClientDriver", List.of(),
+      new Client("okhttp", "okhttp", P + "okhttp.OkHttpClientDriver", List.of(), Kind.JVM, Set.of(),
+          "OkHttp 5.5.1 (okhttp-jvm)"),
+      new Client("jetty", "jetty", P + "jetty.JettyClientDriver", List.of(), Kind.JVM, Set.of(),
           "Jetty 12.1.14 WebSocketClient (Jetty API)"),
-      new Client("netty", "netty", P + "netty.NettyClientDriver", List.of(),
+      new Client("netty", "netty", P + "netty.NettyClientDriver", List.of(), Kind.JVM, Set.of(),
           "Netty 4.2.18.Final WebSocketClientProtocolHandler, epoll where it loads"),
-      new Client("raw", null, LoadClient.class.getName(), List.of(),
-          "reference: the suite's own raw load client (not a library; not in the ratios)"));
+      new Client("raw", null, LoadClient.class.getName(), List.of(), Kind.REFERENCE, Set.of("8"),
+          "reference: the suite's own raw load client (not a library; in no ratio)"));
 
   /**
    * Finds a server target.
@@ -91,6 +145,26 @@ final class Peers {
     return SERVERS.stream().filter(s -> s.name().equals(name)).findFirst()
         .orElseThrow(() -> new IllegalArgumentException("no target " + name + "; known: "
             + SERVERS.stream().map(Server::name).toList()));
+  }
+
+  /**
+   * Finds the kind of a target or client by name (Node and the raw client are references).
+   *
+   * @param name the name in a table
+   * @return its kind; names not listed count as references
+   */
+  static Kind kind(String name) {
+    for (Server s : SERVERS) {
+      if (s.name().equals(name)) {
+        return s.kind();
+      }
+    }
+    for (Client c : CLIENTS) {
+      if (c.name().equals(name)) {
+        return c.kind();
+      }
+    }
+    return Kind.REFERENCE;
   }
 
   /**
@@ -111,17 +185,28 @@ final class Peers {
   }
 
   /**
+   * The binary of a native target.
+   *
+   * @param root the repository
+   * @param s the target
+   * @return {@code bench-peers/NAME/target/NAME-echo}
+   */
+  static Path nativeBinary(Path root, Server s) {
+    return root.resolve("bench-peers").resolve(s.module()).resolve("target").resolve(s.module() + "-echo");
+  }
+
+  /**
    * Builds the command that starts a server.
    *
    * @param root the repository
    * @param s the target
    * @param jvmFlags flags for JVM targets
    * @param port the port
-   * @param deflate whether to accept permessage-deflate
+   * @param peerArgs the {@code PeerArgs} after the port ({@code --host}, {@code --deflate}, ...)
    * @return the command (without CPU pinning)
-   * @throws IOException when the module was not built
+   * @throws IOException when the module or binary was not built
    */
-  static List<String> command(Path root, Server s, List<String> jvmFlags, int port, boolean deflate)
+  static List<String> command(Path root, Server s, List<String> jvmFlags, int port, List<String> peerArgs)
       throws IOException {
     List<String> cmd = new ArrayList<>();
     if (s.jvm()) {
@@ -130,15 +215,19 @@ final class Peers {
       cmd.add("-cp");
       cmd.add(classpath(root, s.module()));
       cmd.add(s.mainClass());
-    } else {
+    } else if (s.module().equals("node")) {
       cmd.add("node");
       cmd.add(root.resolve("bench-peers/node/server.js").toString());
+    } else {
+      Path binary = nativeBinary(root, s);
+      if (!Files.isExecutable(binary)) {
+        throw new IOException(binary + " is missing: ./bench e2e builds it (g++ and go are needed)");
+      }
+      cmd.add(binary.toString());
     }
     cmd.addAll(s.preArgs());
     cmd.add(Integer.toString(port));
-    if (deflate) {
-      cmd.add("--deflate");
-    }
+    cmd.addAll(peerArgs);
     return cmd;
   }
 

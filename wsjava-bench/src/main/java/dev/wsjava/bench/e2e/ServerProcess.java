@@ -154,6 +154,15 @@ final class ServerProcess implements AutoCloseable {
     return process.pid();
   }
 
+  /**
+   * Whether the process still runs.
+   *
+   * @return true until it ended
+   */
+  boolean isAlive() {
+    return process.isAlive();
+  }
+
   /** Closes the process's standard input (the idle client's signal to close). */
   void closeStdin() {
     try {
@@ -223,7 +232,14 @@ final class ServerProcess implements AutoCloseable {
     return used;
   }
 
-  private static String run(List<String> command) throws IOException {
+  /**
+   * Runs a short command to its end.
+   *
+   * @param command the command
+   * @return its output (standard output and error)
+   * @throws IOException when it fails, or takes more than a minute
+   */
+  static String run(List<String> command) throws IOException {
     Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
     try {
       String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

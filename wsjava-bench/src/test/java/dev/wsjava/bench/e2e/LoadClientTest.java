@@ -45,7 +45,11 @@ class LoadClientTest {
 
   private static Map<String, String> run(WebSocketServer server, Workload w) throws Exception {
     ResultLine line = new LoadClient("127.0.0.1", server.port(), "/echo").run(w, 100, 300);
-    return ResultLine.parse(line.toString());
+    Map<String, String> r = ResultLine.parse(line.toString());
+    // The client's own CPU time per echo and the threads that spent it, in every result.
+    assertThat(Double.parseDouble(r.get("client_cpu_us_per_msg"))).isNotNegative();
+    assertThat(r.get("client_threads")).isNotEmpty();
+    return r;
   }
 
   @Test

@@ -35,7 +35,8 @@ class ReportTest {
   private static Report.Context context() {
     return new Report.Context("> **Quick smoke run**", "note under the title",
         List.of(Map.entry("CPU", "Test CPU")), List.of("one method line"),
-        Map.of("netty", "Netty 4.2"));
+        List.of(new Report.Table("Targets", List.of("target", "what", "contract check"),
+            List.of(List.of("netty", "Netty 4.2", "TCP_NODELAY on")))));
   }
 
   @Test
@@ -45,7 +46,7 @@ class ReportTest {
     assertThat(md.toString())
         .contains("| **wsjava-nio** | 300,000 (280,000–320,000) |")
         .contains("| netty | 195,000 (100,000–210,000) |")
-        .contains("| jetty | **failed** | **failed** | **failed** | **failed** | **failed** | failed: did not start: port in use |");
+        .contains("| jetty | **failed** | **failed** | **failed** | failed: did not start: port in use |");
   }
 
   @Test
@@ -54,8 +55,9 @@ class ReportTest {
     Report.ratios(md, Scenarios.SMALL, smallMessages());
     // 300,000 / 195,000 (netty, not node's 900,000); per run 1.5, 2.8 and 1.52 (run 4 has no
     // figure of ours).
-    assertThat(md.toString()).contains("| 64 in flight ↑ | netty 195,000 msg/s | 1.54× · per run"
+    assertThat(md.toString()).contains("| 64 in flight ↑ | netty 195,000 msg/s | 1.54× **ahead** · per run"
         + " 1.52× (1.50–2.80), even or ahead in 3 of 3 |");
+    assertThat(md.toString()).doesNotContain("native"); // no native server took part
   }
 
   @Test
@@ -74,7 +76,8 @@ class ReportTest {
     StringBuilder md = new StringBuilder();
     Report.ratios(md, Scenarios.LATENCY, r);
     // Medians: ours 40, netty 45, jetty 47.5. Per run: 30/35, 50/45 (behind), 20/25, 50.1/50.
-    assertThat(md.toString()).contains("| p50 ↓ | netty 45.0 µs | 0.89× · per run 0.93× (0.80–1.11),"
+    // Ours ranged 20-50.1 and netty 40-50: the ranges overlap, so 0.89 is even, not a lead.
+    assertThat(md.toString()).contains("| p50 ↓ | netty 45.0 µs | 0.89× even · per run 0.93× (0.80–1.11),"
         + " even or ahead in 3 of 4 |");
   }
 
@@ -95,7 +98,53 @@ class ReportTest {
     r.add("1", "jetty", "p50_us", 60);
     StringBuilder md = new StringBuilder();
     Report.ratios(md, Scenarios.LATENCY, r);
-    assertThat(md.toString()).contains("| p50 ↓ | netty 40.0 µs | 0.75× |");
+    assertThat(md.toString()).contains("| p50 ↓ | netty 40.0 µs | 0.75× **ahead** |");
+  }
+
+  @Test
+  void aRatioWithinFivePercentIsEvenAndOutsideItAheadOrBehindByTheMetricsDirection() {
+    Stats one = new Stats(100, 100, 100, 1);
+    assertThat(Report.verdict(1.05, one, one, List.of(), true)).isEqualTo("even");
+    assertThat(Report.verdict(0.95, one, one, List.of(), true)).isEqualTo("even");
+    assertThat(Report.verdict(1.06, one, one, List.of(), true)).isEqualTo("**ahead**");
+    assertThat(Report.verdict(1.06, one, one, List.of(), false)).isEqualTo("behind");
+    assertThat(Report.verdict(0.80, one, one, List.of(), false)).isEqualTo("**ahead**");
+  }
+
+  @Test
+  void perRunRatiosOnBothSidesOfOneMakeARatioEven() {
+    Stats ours = new Stats(130, 120, 140, 3);
+    Stats peer = new Stats(100, 90, 110, 3); // ranges apart: only the per-run ratios say even
+    assertThat(Report.verdict(1.3, ours, peer, List.of(1.4, 0.98, 1.3), true)).isEqualTo("even");
+    assertThat(Report.verdict(1.3, ours, peer, List.of(1.4, 1.2, 1.3), true)).isEqualTo("**ahead**");
+  }
+
+  @Test
+  void nativeServersGetTheirOwnColumnAndTheCpuOfBothSidesStandsBesideEachRatio() {
+    Results r = new Results();
+    r.add("1", "wsjava-nio", "p50_us", 20);
+    r.add("1", "wsjava-nio", "cpu_us_per_msg", 37);
+    r.add("1", "wsjava-nio", "client_cpu_us_per_msg", 19);
+    r.add("1", "netty", "p50_us", 70);
+    r.add("1", "netty", "cpu_us_per_msg", 24);
+    r.add("1", "netty", "client_cpu_us_per_msg", 18);
+    r.add("1", "beast", "p50_us", 40);
+    r.add("1", "beast", "cpu_us_per_msg", 12);
+    r.add("1", "beast", "client_cpu_us_per_msg", 18.5);
+    r.add("1", "gorilla", "p50_us", 50);
+    r.add("1", "node", "p50_us", 10); // a reference: never in a ratio
+    StringBuilder md = new StringBuilder();
+    Report.ratios(md, Scenarios.LATENCY, r);
+    assertThat(md.toString())
+        .contains("| metric | best JVM peer | wsjava-nio ÷ JVM | best native | wsjava-nio ÷ native |")
+        .contains("| p50 ↓ | netty 70.0 µs | 0.29× **ahead** · CPU server 37.00 vs 24.00 µs, client 19.00"
+            + " vs 18.00 µs | beast 40.0 µs | 0.50× **ahead** · CPU server 37.00 vs 12.00 µs, client"
+            + " 19.00 vs 18.50 µs |")
+        .contains("| server per echo ↓ | netty 24.00 µs | 1.54× behind | beast 12.00 µs | 3.08× behind |");
+    StringBuilder cpu = new StringBuilder();
+    Report.cpuTable(cpu, Scenarios.LATENCY, r);
+    assertThat(cpu.toString()).contains("| target | server per echo (µs) | client per echo (µs) |")
+        .contains("| **wsjava-nio** | 37.00 | 19.00 |", "| gorilla | – | – |");
   }
 
   @Test
@@ -104,7 +153,8 @@ class ReportTest {
     assertThat(files).containsExactly(dir.resolve("2-small-messages.svg"), dir.resolve("RESULTS.md"));
     String md = Files.readString(dir.resolve("RESULTS.md"));
     assertThat(md).startsWith("# wsjava end-to-end benchmarks\n\n> **Quick smoke run**")
-        .contains("| CPU | Test CPU |", "- one method line", "| netty | Netty 4.2 |",
+        .contains("| CPU | Test CPU |", "- one method line", "## Targets",
+            "| target | what | contract check |", "| netty | Netty 4.2 | TCP_NODELAY on |",
             "## 2. Small messages", "![Small messages](2-small-messages.svg)");
     assertThat(md).doesNotContain("## 1. Latency");
 

@@ -17,4 +17,22 @@ class SuiteTest {
     assertThat(Suite.order(List.of("netty"), 5)).containsExactly("netty");
     assertThat(targets).containsExactly("wsjava-nio", "netty", "vertx"); // not rotated in place
   }
+
+  @Test
+  void wrksCpuTimeIsTheShellsChildrenLineOfTimes() {
+    String out = "Requests/sec: 1000.00\n0m0.002s 0m0.001s\n0m1.250s 0m2.500s";
+    assertThat(Suite.childrenCpuMicros(out)).isEqualTo(3_750_000L);
+    assertThat(Suite.childrenCpuMicros("Requests/sec: 1000.00")).isEqualTo(-1);
+  }
+
+  @Test
+  void variantsOfWsjavaRunOnlyInTheScenariosThatAskAboutThem() {
+    assertThat(Peers.server("wsjava-nio-spin0").runsIn("1")).isTrue();
+    assertThat(Peers.server("wsjava-nio-spin0").runsIn("2")).isFalse();
+    assertThat(Peers.server("wsjava-nio-level3").runsIn("6")).isTrue();
+    assertThat(Peers.server("netty").runsIn("4c")).isTrue();
+    assertThat(Peers.kind("beast")).isEqualTo(Peers.Kind.NATIVE);
+    assertThat(Peers.kind("node")).isEqualTo(Peers.Kind.REFERENCE);
+    assertThat(Peers.kind("raw")).isEqualTo(Peers.Kind.REFERENCE);
+  }
 }

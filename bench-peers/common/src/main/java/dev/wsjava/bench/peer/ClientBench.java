@@ -3,6 +3,7 @@ package dev.wsjava.bench.peer;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Semaphore;
@@ -14,22 +15,41 @@ import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 
 /**
- * Scenario 8's measuring loop, the same for every client library: one connection per workload, a
- * sender thread keeping {@link Workload#window()} messages in flight, every echo checked ({@link
- * EchoPayload}) and its round trip recorded (HdrHistogram), a warm-up, then a measured interval,
- * then a drain. Prints one {@link ResultLine} per workload.
+ * The client side's measuring loop (scenarios 8 and 10), the same for every client library: one
+ * connection per workload, a sender thread keeping {@link Workload#window()} messages in flight,
+ * every echo checked ({@link EchoPayload}) and its round trip recorded (HdrHistogram), a warm-up,
+ * then a measured interval, then a drain. The workload {@value #CONNECT} opens and closes
+ * connections one after the other instead. Prints one {@link ResultLine} per workload, with the
+ * client process's CPU time per echo and, given the server's process id, the server's.
  *
  * <p>Command line: {@code --url ws://127.0.0.1:PORT/echo --workloads latency,small
- * [--warmup-ms 2000] [--measure-ms 5000]}.
+ * [--warmup-ms 2000] [--measure-ms 5000] [--server-pid PID] [--trust TRUST_STORE]}.
  */
 public final class ClientBench {
+  /** The workload that opens and closes connections: connect, handshake, close, again. */
+  public static final String CONNECT = "connect";
   private static final long SEND_TIMEOUT_S = 30;
   private static final long DRAIN_TIMEOUT_MS = 10_000;
+
+  /** Builds a client library's driver. */
+  @FunctionalInterface
+  public interface DriverFactory {
+    /**
+     * Creates the driver.
+     *
+     * @param trustStore the PKCS#12 store holding the certificate to trust for wss://, or {@code
+     *     null} for plain ws://
+     * @return the driver
+     * @throws Exception when the library cannot start
+     */
+    EchoClientDriver create(Path trustStore) throws Exception;
+  }
 
   private final EchoClientDriver driver;
   private final URI uri;
   private final long warmupMs;
   private final long measureMs;
+  private long serverPid = -1;
 
   /**
    * Creates the loop for one driver.
@@ -50,38 +70,48 @@ public final class ClientBench {
    * Runs the workloads named on the command line and prints their results; the process's entry
    * point for every driver.
    *
-   * @param driver the client library (closed at the end)
    * @param args the command line
+   * @param factory builds the client library's driver (closed at the end)
+   * @throws Exception when the driver cannot be built
    */
-  public static void main(EchoClientDriver driver, String[] args) {
+  public static void main(String[] args, DriverFactory factory) throws Exception {
     URI uri = null;
-    List<Workload> workloads = new ArrayList<>();
+    List<String> workloads = new ArrayList<>();
     long warmup = 2000;
     long measure = 5000;
+    long serverPid = -1;
+    Path trust = null;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--url" -> uri = URI.create(args[++i]);
         case "--workloads" -> {
           for (String id : args[++i].split(",")) {
-            workloads.add(Workload.byId(id));
+            if (!id.equals(CONNECT)) {
+              Workload.byId(id);
+            }
+            workloads.add(id);
           }
         }
         case "--warmup-ms" -> warmup = Long.parseLong(args[++i]);
         case "--measure-ms" -> measure = Long.parseLong(args[++i]);
+        case "--server-pid" -> serverPid = Long.parseLong(args[++i]);
+        case "--trust" -> trust = Path.of(args[++i]);
         default -> throw new IllegalArgumentException("unknown argument " + args[i]);
       }
     }
     if (uri == null || workloads.isEmpty()) {
       throw new IllegalArgumentException("--url and --workloads are required");
     }
+    EchoClientDriver driver = factory.create(trust);
     System.out.println("CLIENT " + driver.describe());
     try (driver) {
       ClientBench bench = new ClientBench(driver, uri, warmup, measure);
-      for (Workload w : workloads) {
+      bench.serverPid = serverPid;
+      for (String id : workloads) {
         try {
-          bench.run(w).print(System.out);
+          (id.equals(CONNECT) ? bench.connects() : bench.run(Workload.byId(id))).print(System.out);
         } catch (Exception e) {
-          ResultLine.error(System.out, w.id(), e.toString());
+          ResultLine.error(System.out, id, e.toString());
         }
       }
     }
@@ -108,7 +138,7 @@ public final class ClientBench {
       long end = measureStart + TimeUnit.MILLISECONDS.toNanos(measureMs);
       boolean measuring = false;
       long echoesAtStart = 0;
-      long cpuAtStart = 0;
+      CpuTime.Edge atStart = null;
       long seq = 0;
       long now;
       while ((now = System.nanoTime()) < end) {
@@ -116,7 +146,7 @@ public final class ClientBench {
         if (!measuring && now >= measureStart) {
           measuring = true;
           echoesAtStart = tracker.echoes.get();
-          cpuAtStart = processCpuNanos();
+          atStart = CpuTime.edge(serverPid);
           tracker.recorder.reset();
           measureStart = now;
         }
@@ -135,7 +165,7 @@ public final class ClientBench {
         }
       }
       long measuredEnd = System.nanoTime();
-      long cpu = processCpuNanos() - cpuAtStart;
+      CpuTime.Edge atEnd = CpuTime.edge(serverPid);
       long echoes = tracker.echoes.get() - echoesAtStart;
       Histogram h = tracker.recorder.getIntervalHistogram();
       if (!tracker.permits.tryAcquire(w.window(), DRAIN_TIMEOUT_MS, TimeUnit.MILLISECONDS)) {
@@ -147,22 +177,96 @@ public final class ClientBench {
       if (!measuring || echoes == 0) {
         throw new IllegalStateException("no echo in the measured interval");
       }
-      return summarize(w, echoes, measuredEnd - measureStart, h)
-          .put("cpu_us_per_echo", cpu / 1e3 / echoes);
+      return CpuTime.costs(summarize(w, echoes, measuredEnd - measureStart, h), atStart, atEnd,
+          echoes, "_per_msg");
     } finally {
       conn.close();
     }
   }
 
   /**
-   * The CPU time this process has used, all threads (the client library's, the JIT's, the
-   * collector's), in nanoseconds. Per echo over the measured interval, it says what the client
-   * costs even when a neighbour on the shared machine, or the server, set the pace.
+   * Opens connections one after the other (connect, opening handshake, then a normal close) for
+   * the warm-up and the measured interval: connections per second, the time from the start of
+   * the connect to the open connection (p50, p99), and each side's CPU time per connection.
+   *
+   * @return the result line
+   * @throws Exception when a connection fails
    */
-  static long processCpuNanos() {
-    return ((com.sun.management.OperatingSystemMXBean)
-            java.lang.management.ManagementFactory.getOperatingSystemMXBean())
-        .getProcessCpuTime();
+  public ResultLine connects() throws Exception {
+    EchoClientDriver.Inbound ignore = new EchoClientDriver.Inbound() {
+      @Override
+      public void onText(CharSequence text) {}
+
+      @Override
+      public void onBinary(ByteBuffer data) {}
+
+      @Override
+      public void onError(Throwable error) {}
+    };
+    return connectLoop(CONNECT, warmupMs, measureMs, serverPid, () -> {
+      EchoClientDriver.Connection conn = driver.connect(uri, ignore);
+      long opened = System.nanoTime();
+      conn.close();
+      return opened;
+    });
+  }
+
+  /** One connection of a connect loop. */
+  @FunctionalInterface
+  public interface OneConnection {
+    /**
+     * Opens a connection, waits until it is open, and closes it.
+     *
+     * @return {@link System#nanoTime()} when it was open
+     * @throws Exception when it fails
+     */
+    long openAndClose() throws Exception;
+  }
+
+  /**
+   * Opens and closes connections one after the other through the warm-up and the measured
+   * interval: connections per second, the time from the start of each to its opening (p50, p99),
+   * and each side's CPU time per connection.
+   *
+   * @param id the result's workload name
+   * @param warmupMs warm-up
+   * @param measureMs measured interval
+   * @param serverPid the server's process, or -1
+   * @param once one connection
+   * @return the result line
+   * @throws Exception when a connection fails
+   */
+  public static ResultLine connectLoop(String id, long warmupMs, long measureMs, long serverPid,
+      OneConnection once) throws Exception {
+    Histogram h = new Histogram(TimeUnit.SECONDS.toNanos(60), 3);
+    long measureStart = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(warmupMs);
+    long end = measureStart + TimeUnit.MILLISECONDS.toNanos(measureMs);
+    CpuTime.Edge atStart = null;
+    long count = 0;
+    long now;
+    while ((now = System.nanoTime()) < end) {
+      if (atStart == null && now >= measureStart) {
+        atStart = CpuTime.edge(serverPid);
+        measureStart = now;
+      }
+      long opened = once.openAndClose();
+      if (atStart != null) {
+        h.recordValue(Math.min(opened - now, h.getHighestTrackableValue()));
+        count++;
+      }
+    }
+    long measuredEnd = System.nanoTime();
+    CpuTime.Edge atEnd = CpuTime.edge(serverPid);
+    if (count == 0) {
+      throw new IllegalStateException("no connection in the measured interval");
+    }
+    double seconds = (measuredEnd - measureStart) / 1e9;
+    ResultLine line = new ResultLine(id)
+        .put("connections", count)
+        .put("conns_per_s", count / seconds)
+        .put("p50_us", h.getValueAtPercentile(50) / 1e3)
+        .put("p99_us", h.getValueAtPercentile(99) / 1e3);
+    return CpuTime.costs(line, atStart, atEnd, count, "_per_conn");
   }
 
   /**

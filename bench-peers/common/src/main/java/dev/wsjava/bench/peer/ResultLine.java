@@ -52,6 +52,22 @@ public final class ResultLine {
   }
 
   /**
+   * Adds a word.
+   *
+   * @param key the key, no spaces
+   * @param value the value, no spaces
+   * @return this
+   * @throws IllegalArgumentException when the value has a space or is empty
+   */
+  public ResultLine put(String key, String value) {
+    if (value.isEmpty() || value.chars().anyMatch(Character::isWhitespace)) {
+      throw new IllegalArgumentException("a result value is one word: \"" + value + "\"");
+    }
+    fields.put(key, value);
+    return this;
+  }
+
+  /**
    * Formats the line.
    *
    * @return {@code RESULT k=v ...}

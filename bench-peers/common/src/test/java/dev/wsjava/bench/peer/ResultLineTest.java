@@ -19,6 +19,15 @@ class ResultLineTest {
   }
 
   @Test
+  void aWordValueStaysOneTokenAndSpacesAreRefused() {
+    String line = new ResultLine("small").put("server_threads", "epollEventLoopG*1:97").toString();
+    assertThat(ResultLine.parse(line)).containsEntry("server_threads", "epollEventLoopG*1:97");
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+        () -> new ResultLine("small").put("threads", "GC Thread"))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
   void otherLinesAreNoResult() {
     assertThat(ResultLine.parse("READY 8080")).isNull();
     assertThat(ResultLine.parse("ERROR workload=small boom")).isNull();

@@ -2,31 +2,40 @@ package dev.wsjava.bench.peer.jdk;
 
 import dev.wsjava.bench.peer.ClientBench;
 import dev.wsjava.bench.peer.EchoClientDriver;
+import dev.wsjava.bench.peer.PeerArgs;
 import java.io.ByteArrayOutputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.WebSocket;
 import java.nio.ByteBuffer;
+import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The JDK's {@code java.net.http} WebSocket client in scenario 8. It hands messages over in parts;
- * the listener joins them. Command line: {@link ClientBench}'s.
+ * The JDK's {@code java.net.http} WebSocket client in scenarios 8 and 10. It hands messages over in
+ * parts; the listener joins them. Command line: {@link ClientBench}'s.
  */
 public final class JdkClientDriver implements EchoClientDriver {
-  private final HttpClient http = HttpClient.newHttpClient();
+  private final HttpClient http;
 
-  private JdkClientDriver() {}
+  private JdkClientDriver(Path trust) throws Exception {
+    HttpClient.Builder b = HttpClient.newBuilder();
+    if (trust != null) {
+      b.sslContext(PeerArgs.clientTls(trust));
+    }
+    http = b.build();
+  }
 
   /**
-   * Runs the scenario 8 workloads.
+   * Runs the client workloads.
    *
    * @param args {@link ClientBench#main}'s arguments
+   * @throws Exception when the client cannot be built
    */
-  public static void main(String[] args) {
-    ClientBench.main(new JdkClientDriver(), args);
+  public static void main(String[] args) throws Exception {
+    ClientBench.main(args, JdkClientDriver::new);
   }
 
   @Override

@@ -5,32 +5,43 @@ import dev.wsjava.bench.peer.EchoClientDriver;
 import dev.wsjava.bench.peer.PeerArgs;
 import java.net.URI;
 import java.nio.ByteBuffer;
+import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.eclipse.jetty.client.HttpClient;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.eclipse.jetty.websocket.api.Callback;
 import org.eclipse.jetty.websocket.api.Session;
 import org.eclipse.jetty.websocket.client.WebSocketClient;
 
 /**
- * Jetty 12's WebSocket client (the Jetty API) in scenario 8. Command line: {@link ClientBench}'s.
+ * Jetty 12's WebSocket client (the Jetty API) in scenarios 8 and 10. Command line: {@link
+ * ClientBench}'s.
  */
 public final class JettyClientDriver implements EchoClientDriver {
-  private final WebSocketClient client = new WebSocketClient();
+  private final WebSocketClient client;
 
-  private JettyClientDriver() throws Exception {
+  private JettyClientDriver(Path trust) throws Exception {
+    HttpClient http = new HttpClient();
+    if (trust != null) {
+      SslContextFactory.Client tls = new SslContextFactory.Client();
+      tls.setSslContext(PeerArgs.clientTls(trust));
+      http.setSslContextFactory(tls);
+    }
+    client = new WebSocketClient(http);
     client.setMaxTextMessageSize(PeerArgs.MAX_MESSAGE);
     client.setMaxBinaryMessageSize(PeerArgs.MAX_MESSAGE);
     client.start();
   }
 
   /**
-   * Runs the scenario 8 workloads.
+   * Runs the client workloads.
    *
    * @param args {@link ClientBench#main}'s arguments
    * @throws Exception when Jetty's client does not start
    */
   public static void main(String[] args) throws Exception {
-    ClientBench.main(new JettyClientDriver(), args);
+    ClientBench.main(args, JettyClientDriver::new);
   }
 
   @Override

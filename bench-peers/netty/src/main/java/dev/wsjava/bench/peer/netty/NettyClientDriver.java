@@ -29,31 +29,38 @@ import io.netty.handler.codec.http.websocketx.WebSocketClientProtocolConfig;
 import io.netty.handler.codec.http.websocketx.WebSocketClientProtocolHandler;
 import io.netty.handler.codec.http.websocketx.WebSocketFrame;
 import io.netty.handler.codec.http.websocketx.WebSocketFrameAggregator;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
 import java.net.URI;
 import java.nio.ByteBuffer;
+import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Netty's WebSocket client in scenario 8: {@link WebSocketClientProtocolHandler} and a frame
+ * Netty's WebSocket client in scenarios 8 and 10: {@link WebSocketClientProtocolHandler} and a frame
  * aggregator; epoll where it loads. Command line: {@link ClientBench}'s.
  */
 public final class NettyClientDriver implements EchoClientDriver {
   private final boolean epoll = Epoll.isAvailable();
   private final EventLoopGroup group;
+  private final SslContext tls;
 
-  private NettyClientDriver() {
+  private NettyClientDriver(Path trust) throws Exception {
     IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
     group = new MultiThreadIoEventLoopGroup(1, io);
+    tls = trust == null ? null
+        : SslContextBuilder.forClient().trustManager(PeerArgs.trustManagers(trust)).build();
   }
 
   /**
-   * Runs the scenario 8 workloads.
+   * Runs the client workloads.
    *
    * @param args {@link ClientBench#main}'s arguments
+   * @throws Exception when the client cannot be built
    */
-  public static void main(String[] args) {
-    ClientBench.main(new NettyClientDriver(), args);
+  public static void main(String[] args) throws Exception {
+    ClientBench.main(args, NettyClientDriver::new);
   }
 
   @Override
@@ -75,6 +82,9 @@ public final class NettyClientDriver implements EchoClientDriver {
         .handler(new ChannelInitializer<SocketChannel>() {
           @Override
           protected void initChannel(SocketChannel c) {
+            if (tls != null) {
+              c.pipeline().addLast(tls.newHandler(c.alloc(), uri.getHost(), uri.getPort()));
+            }
             c.pipeline().addLast(new HttpClientCodec(), new HttpObjectAggregator(65536),
                 new WebSocketClientProtocolHandler(config),
                 new WebSocketFrameAggregator(PeerArgs.MAX_MESSAGE), new Receiver(inbound, handshake));

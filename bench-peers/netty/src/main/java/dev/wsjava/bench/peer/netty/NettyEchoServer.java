@@ -8,7 +8,6 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.ChannelPipeline;
-import io.netty.channel.EventLoopGroup;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.ServerChannel;
@@ -31,14 +30,21 @@ import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.websocketx.WebSocketFrame;
 import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolConfig;
 import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolHandler;
-import io.netty.handler.codec.http.websocketx.extensions.compression.WebSocketServerCompressionHandler;
+import io.netty.handler.codec.compression.ZlibCodecFactory;
+import io.netty.handler.codec.http.websocketx.extensions.WebSocketServerExtensionHandler;
+import io.netty.handler.codec.http.websocketx.extensions.compression.PerMessageDeflateServerExtensionHandshaker;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
+import javax.net.ssl.KeyManagerFactory;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The Netty 4.2 echo server: the documented pipeline (HTTP codec, aggregator, optional compression
- * handler, {@link WebSocketServerProtocolHandler}) and a handler that writes every data frame back,
- * flushing once per read burst. Epoll when the native transport loads, NIO otherwise; {@code GET /}
- * answers "hello". Command line: {@code PORT [--deflate]}; also the fixed server of scenario 8.
+ * The Netty 4.2 echo server: the documented pipeline (TLS when asked, HTTP codec, aggregator,
+ * permessage-deflate at the suite's level when asked, {@link WebSocketServerProtocolHandler}) and a
+ * handler that writes every data frame back, flushing once per read burst. Epoll when the native
+ * transport loads, NIO otherwise; Netty's default of two event loops per processor, or one with
+ * {@code --one-loop}; {@code GET /} answers "hello". Command line: {@link PeerArgs}; also the fixed
+ * server of scenarios 8 and 10.
  */
 public final class NettyEchoServer {
   private NettyEchoServer() {}
@@ -55,7 +61,15 @@ public final class NettyEchoServer {
     IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
     Class<? extends ServerChannel> channel =
         epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
-    EventLoopGroup group = new MultiThreadIoEventLoopGroup(io);
+    MultiThreadIoEventLoopGroup group = new MultiThreadIoEventLoopGroup(peer.oneLoop() ? 1 : 0, io);
+    SslContext tls = null;
+    if (peer.tls() != null) {
+      KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+      kmf.init(PeerArgs.keyStore(peer.tls().resolve(PeerArgs.KEY_STORE)),
+          PeerArgs.STORE_PASSWORD.toCharArray());
+      tls = SslContextBuilder.forServer(kmf).build();
+    }
+    SslContext sslContext = tls;
     WebSocketServerProtocolConfig ws = WebSocketServerProtocolConfig.newBuilder()
         .websocketPath(PeerArgs.ECHO_PATH)
         .allowExtensions(peer.deflate())
@@ -70,18 +84,26 @@ public final class NettyEchoServer {
           @Override
           protected void initChannel(SocketChannel ch) {
             ChannelPipeline p = ch.pipeline();
+            if (sslContext != null) {
+              p.addLast(sslContext.newHandler(ch.alloc()));
+            }
             p.addLast(new HttpServerCodec());
             p.addLast(new HttpObjectAggregator(65536));
             if (peer.deflate()) {
-              p.addLast(new WebSocketServerCompressionHandler(PeerArgs.MAX_MESSAGE));
+              // WebSocketServerCompressionHandler with the suite's level instead of its fixed 6.
+              p.addLast(new WebSocketServerExtensionHandler(new PerMessageDeflateServerExtensionHandshaker(
+                  peer.deflateLevel(), ZlibCodecFactory.isSupportingWindowSizeAndMemLevel(),
+                  15, false, false, PeerArgs.MAX_MESSAGE)));
             }
             p.addLast(new WebSocketServerProtocolHandler(ws));
             p.addLast(new Echo());
           }
         })
-        .bind("127.0.0.1", peer.port())
+        .bind(peer.host(), peer.port())
         .sync();
-    peer.ready(epoll ? "epoll" : "nio");
+    peer.ready((epoll ? "epoll" : "nio") + ", " + group.executorCount()
+        + " event loops (accepting on one of them)"
+        + (tls == null ? "" : ", TLS by " + SslContext.defaultServerProvider()));
     Thread.currentThread().join();
   }
 

@@ -2,10 +2,17 @@ package dev.wsjava.bench.peer.okhttp;
 
 import dev.wsjava.bench.peer.ClientBench;
 import dev.wsjava.bench.peer.EchoClientDriver;
+import dev.wsjava.bench.peer.PeerArgs;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.Socket;
 import java.net.URI;
 import java.nio.ByteBuffer;
+import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import javax.net.SocketFactory;
+import javax.net.ssl.X509TrustManager;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;
 import okhttp3.Response;
@@ -14,24 +21,70 @@ import okhttp3.WebSocketListener;
 import okio.ByteString;
 
 /**
- * OkHttp's WebSocket client in scenario 8. Its {@code send} copies the message into its queue and
- * returns at once (no completion callback), so the send future completes immediately; the window
- * of messages in flight still bounds the queue. Command line: {@link ClientBench}'s.
+ * OkHttp's WebSocket client in scenarios 8 and 10, with TCP_NODELAY turned on through its socket
+ * factory (OkHttp's own sockets leave Nagle's algorithm on). Its {@code send} copies the message
+ * into its queue and returns at once (no completion callback), so the send future completes
+ * immediately; the window of messages in flight still bounds the queue. Command line: {@link
+ * ClientBench}'s.
  */
 public final class OkHttpClientDriver implements EchoClientDriver {
-  private final OkHttpClient client = new OkHttpClient.Builder()
-      .readTimeout(0, TimeUnit.MILLISECONDS) // the idle gaps of a run are not failures
-      .build();
+  private final OkHttpClient client;
 
-  private OkHttpClientDriver() {}
+  private OkHttpClientDriver(Path trust) throws Exception {
+    OkHttpClient.Builder b = new OkHttpClient.Builder()
+        .readTimeout(0, TimeUnit.MILLISECONDS) // the idle gaps of a run are not failures
+        .socketFactory(new NoDelaySockets()); // OkHttp leaves Nagle's algorithm on
+    if (trust != null) {
+      b.sslSocketFactory(PeerArgs.clientTls(trust).getSocketFactory(),
+          (X509TrustManager) PeerArgs.trustManagers(trust).getTrustManagers()[0]);
+    }
+    client = b.build();
+  }
 
   /**
-   * Runs the scenario 8 workloads.
+   * Runs the client workloads.
    *
    * @param args {@link ClientBench#main}'s arguments
+   * @throws Exception when the client cannot be built
    */
-  public static void main(String[] args) {
-    ClientBench.main(new OkHttpClientDriver(), args);
+  public static void main(String[] args) throws Exception {
+    ClientBench.main(args, OkHttpClientDriver::new);
+  }
+
+  /** The default socket factory with TCP_NODELAY on, the suite's contract (OkHttp leaves it off). */
+  private static final class NoDelaySockets extends SocketFactory {
+    private static final SocketFactory DEFAULT = SocketFactory.getDefault();
+
+    private static Socket noDelay(Socket s) throws IOException {
+      s.setTcpNoDelay(true);
+      return s;
+    }
+
+    @Override
+    public Socket createSocket() throws IOException {
+      return noDelay(DEFAULT.createSocket());
+    }
+
+    @Override
+    public Socket createSocket(String host, int port) throws IOException {
+      return noDelay(DEFAULT.createSocket(host, port));
+    }
+
+    @Override
+    public Socket createSocket(String host, int port, InetAddress local, int localPort) throws IOException {
+      return noDelay(DEFAULT.createSocket(host, port, local, localPort));
+    }
+
+    @Override
+    public Socket createSocket(InetAddress host, int port) throws IOException {
+      return noDelay(DEFAULT.createSocket(host, port));
+    }
+
+    @Override
+    public Socket createSocket(InetAddress host, int port, InetAddress local, int localPort)
+        throws IOException {
+      return noDelay(DEFAULT.createSocket(host, port, local, localPort));
+    }
   }
 
   @Override

@@ -20,7 +20,9 @@ import org.xnio.Pooled;
 /**
  * The Undertow echo server: a {@code Handlers.websocket} handshake handler whose receive listener
  * echoes each full message, and a path handler answering {@code GET /}; permessage-deflate added as
- * Undertow documents it, with {@code --deflate}. Command line: {@code PORT [--deflate]}.
+ * Undertow documents it, at the suite's level, with {@code --deflate}. Undertow's default I/O
+ * threads (two at least) and worker pool, or one of each with {@code --one-loop}. Command line:
+ * {@link PeerArgs}.
  */
 public final class UndertowEchoServer {
   private UndertowEchoServer() {}
@@ -28,20 +30,30 @@ public final class UndertowEchoServer {
   /**
    * Starts the server and runs until killed.
    *
-   * @param args {@code PORT [--deflate]}
+   * @param args see {@link PeerArgs}
+   * @throws Exception when it cannot start
    */
-  public static void main(String[] args) {
+  public static void main(String[] args) throws Exception {
     PeerArgs peer = PeerArgs.parse(args);
     WebSocketProtocolHandshakeHandler ws = Handlers.websocket((exchange, channel) -> {
       channel.getReceiveSetter().set(new Echo());
       channel.resumeReceives();
     });
     if (peer.deflate()) {
-      ws.addExtension(new PerMessageDeflateHandshake());
+      ws.addExtension(new PerMessageDeflateHandshake(false, peer.deflateLevel()));
     }
-    Undertow server = Undertow.builder()
-        .addHttpListener(peer.port(), "127.0.0.1")
+    Undertow.Builder builder = Undertow.builder();
+    if (peer.tls() != null) {
+      builder.addHttpsListener(peer.port(), peer.host(), peer.serverTls());
+    } else {
+      builder.addHttpListener(peer.port(), peer.host());
+    }
+    if (peer.oneLoop()) {
+      builder.setIoThreads(1).setWorkerThreads(1);
+    }
+    Undertow server = builder
         .setSocketOption(Options.BACKLOG, 4096)
+        .setSocketOption(Options.TCP_NODELAY, true)
         .setServerOption(UndertowOptions.NO_REQUEST_TIMEOUT, -1)
         .setHandler(Handlers.path()
             .addExactPath(PeerArgs.ECHO_PATH, ws)
@@ -51,7 +63,8 @@ public final class UndertowEchoServer {
             }))
         .build();
     server.start();
-    peer.ready("");
+    peer.ready(server.getWorker().getIoThreadCount() + " I/O thread(s) (the echo runs on them), a"
+        + " worker pool of " + server.getWorker().getMXBean().getMaxWorkerPoolSize());
   }
 
   /** Echoes full messages; binary buffers go back to the pool once written. */

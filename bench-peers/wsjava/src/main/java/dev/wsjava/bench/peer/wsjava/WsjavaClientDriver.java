@@ -7,40 +7,62 @@ import dev.wsjava.WebSocketConfig;
 import dev.wsjava.WebSocketListener;
 import dev.wsjava.bench.peer.ClientBench;
 import dev.wsjava.bench.peer.EchoClientDriver;
+import dev.wsjava.bench.peer.PeerArgs;
 import java.net.URI;
 import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The wsjava client in scenario 8, on either transport: a listener-style connection. Command line:
- * {@code nio|blocking} followed by {@link ClientBench}'s.
+ * The wsjava client in scenarios 8 and 10, on either transport: a listener-style connection.
+ * Command line: {@code nio|blocking [--spin-us N]} followed by {@link ClientBench}'s; {@code
+ * --spin-us} sets {@code eventLoopSpin} (0 turns the NIO loop's polling off).
  */
 public final class WsjavaClientDriver implements EchoClientDriver {
   private final Transport transport;
+  private final WebSocketConfig config;
   private final WebSocketClient client;
 
-  private WsjavaClientDriver(Transport transport) {
+  private WsjavaClientDriver(Transport transport, Duration spin, Path trust) throws Exception {
     this.transport = transport;
-    this.client = WebSocketClient.builder()
-        .config(WebSocketConfig.builder().transport(transport).deflate(null).build())
-        .build();
+    WebSocketConfig.Builder b = WebSocketConfig.builder().transport(transport).deflate(null);
+    if (spin != null) {
+      b.eventLoopSpin(spin);
+    }
+    this.config = b.build();
+    WebSocketClient.Builder client = WebSocketClient.builder().config(config);
+    if (trust != null) {
+      client.tls(PeerArgs.clientTls(trust));
+    }
+    this.client = client.build();
   }
 
   /**
-   * Runs the scenario 8 workloads.
+   * Runs the client workloads.
    *
-   * @param args {@code nio|blocking} then {@link ClientBench#main}'s arguments
+   * @param args {@code nio|blocking [--spin-us N]} then {@link ClientBench#main}'s arguments
+   * @throws Exception when the client cannot be built
    */
-  public static void main(String[] args) {
+  public static void main(String[] args) throws Exception {
     Transport t = Transport.valueOf(args[0].toUpperCase(Locale.ROOT));
-    ClientBench.main(new WsjavaClientDriver(t), java.util.Arrays.copyOfRange(args, 1, args.length));
+    int from = 1;
+    Duration spin = null;
+    if (args.length > 2 && args[1].equals("--spin-us")) {
+      spin = Duration.ofNanos(Long.parseLong(args[2]) * 1000);
+      from = 3;
+    }
+    Duration s = spin;
+    ClientBench.main(Arrays.copyOfRange(args, from, args.length), trust -> new WsjavaClientDriver(t, s, trust));
   }
 
   @Override
   public String describe() {
-    return "wsjava " + transport.name().toLowerCase(Locale.ROOT);
+    return "wsjava " + transport.name().toLowerCase(Locale.ROOT)
+        + (transport == Transport.NIO ? ", spin " + config.eventLoopSpin().toNanos() / 1000 + " µs" : "");
   }
 
   @Override

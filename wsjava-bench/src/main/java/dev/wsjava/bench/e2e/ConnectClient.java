@@ -1,0 +1,213 @@
+package dev.wsjava.bench.e2e;
+
+import dev.wsjava.bench.peer.ClientBench;
+import dev.wsjava.bench.peer.PeerArgs;
+import dev.wsjava.bench.peer.ResultLine;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Base64;
+import java.util.Collections;
+import java.util.SplittableRandom;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLSessionContext;
+import javax.net.ssl.SSLSocket;
+
+/**
+ * Scenario 9's client: opens connections to a server one after the other, each a TCP connect, a
+ * TLS handshake for wss (a full one every time: the client forgets every session, so none is
+ * resumed), the opening handshake (RFC 6455 §4.1, the accept key checked), then a normal close (a
+ * masked close frame, the server's answer or its end of stream, the socket closed). Prints one
+ * {@link ResultLine}: connections per second, connect-to-101 time (p50, p99), and each side's CPU
+ * time per connection.
+ *
+ * <p>Command line: {@code --port P [--host 127.0.0.1] [--path /echo] [--trust TRUST_STORE]
+ * [--warmup-ms 2000] [--measure-ms 5000] [--server-pid PID]}; with {@code --trust} it speaks wss
+ * and names its result {@code connect_tls}, else {@code connect}.
+ */
+public final class ConnectClient {
+  private static final int TIMEOUT_MS = 10_000;
+
+  private final InetSocketAddress address;
+  private final String hostHeader;
+  private final String path;
+  private final SSLContext tls;
+  private final SplittableRandom random = new SplittableRandom(42);
+
+  /**
+   * Creates the client.
+   *
+   * @param host the server's address
+   * @param port its port
+   * @param path the echo path
+   * @param tls the TLS context for wss, or {@code null} for ws
+   */
+  public ConnectClient(String host, int port, String path, SSLContext tls) {
+    this.address = new InetSocketAddress(host, port);
+    this.hostHeader = host + ":" + port;
+    this.path = path;
+    this.tls = tls;
+  }
+
+  /**
+   * Runs the command line.
+   *
+   * @param args see the class comment
+   * @throws Exception on a bad command line or a failed TLS set-up
+   */
+  public static void main(String[] args) throws Exception {
+    String host = "127.0.0.1";
+    String path = "/echo";
+    int port = -1;
+    long warmup = 2000;
+    long measure = 5000;
+    long serverPid = -1;
+    Path trust = null;
+    for (int i = 0; i < args.length; i++) {
+      switch (args[i]) {
+        case "--host" -> host = args[++i];
+        case "--port" -> port = Integer.parseInt(args[++i]);
+        case "--path" -> path = args[++i];
+        case "--trust" -> trust = Path.of(args[++i]);
+        case "--warmup-ms" -> warmup = Long.parseLong(args[++i]);
+        case "--measure-ms" -> measure = Long.parseLong(args[++i]);
+        case "--server-pid" -> serverPid = Long.parseLong(args[++i]);
+        default -> throw new IllegalArgumentException("unknown argument " + args[i]);
+      }
+    }
+    if (port < 0) {
+      throw new IllegalArgumentException("--port is required");
+    }
+    ConnectClient client = new ConnectClient(host, port, path,
+        trust == null ? null : PeerArgs.clientTls(trust));
+    String id = trust == null ? "connect" : "connect_tls";
+    try {
+      client.run(id, warmup, measure, serverPid).print(System.out);
+    } catch (IOException | RuntimeException e) {
+      ResultLine.error(System.out, id, e.toString());
+    }
+  }
+
+  /**
+   * Connects and closes for the warm-up, then for the measured interval.
+   *
+   * @param id the result's workload name
+   * @param warmupMs warm-up
+   * @param measureMs measured interval
+   * @param serverPid the server's process, or -1
+   * @return the result line
+   * @throws IOException when a connection fails
+   */
+  public ResultLine run(String id, long warmupMs, long measureMs, long serverPid) throws IOException {
+    try {
+      return ClientBench.connectLoop(id, warmupMs, measureMs, serverPid, this::once);
+    } catch (IOException | RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IOException(e);
+    }
+  }
+
+  /**
+   * Opens one connection, checks the 101, closes it.
+   *
+   * @return {@link System#nanoTime()} when the 101 was checked
+   * @throws IOException when the connection fails or the handshake is refused
+   */
+  long once() throws IOException {
+    Socket plain = new Socket();
+    try (plain) {
+      plain.setTcpNoDelay(true);
+      plain.connect(address, TIMEOUT_MS);
+      plain.setSoTimeout(TIMEOUT_MS);
+      Socket s = plain;
+      if (tls != null) {
+        SSLSocket ssl = (SSLSocket) tls.getSocketFactory().createSocket(plain, address.getHostString(),
+            address.getPort(), true);
+        ssl.startHandshake();
+        s = ssl;
+      }
+      try (Socket open = s) {
+        byte[] nonce = new byte[16];
+        random.nextBytes(nonce);
+        String key = Base64.getEncoder().encodeToString(nonce);
+        OutputStream out = open.getOutputStream();
+        out.write(("GET " + path + " HTTP/1.1\r\nHost: " + hostHeader + "\r\nUpgrade: websocket\r\n"
+            + "Connection: Upgrade\r\nSec-WebSocket-Key: " + key + "\r\nSec-WebSocket-Version: 13\r\n\r\n")
+            .getBytes(StandardCharsets.US_ASCII));
+        out.flush();
+        InputStream in = new java.io.BufferedInputStream(open.getInputStream(), 1024);
+        String head;
+        try {
+          head = readHead(in);
+        } catch (IOException e) {
+          throw new IOException("waiting for the 101: " + e, e);
+        }
+        if (!head.startsWith("HTTP/1.1 101")) {
+          throw new IOException("handshake refused: " + head.lines().findFirst().orElse(""));
+        }
+        if (!head.toLowerCase(java.util.Locale.ROOT).contains(
+            "sec-websocket-accept: " + RawConnection.acceptFor(key).toLowerCase(java.util.Locale.ROOT))) {
+          throw new IOException("wrong or missing Sec-WebSocket-Accept");
+        }
+        long opened = System.nanoTime();
+        // Close 1000, masked with a zero key (RFC 6455 §5.3 allows any key); then the answer.
+        out.write(new byte[] {(byte) 0x88, (byte) 0x82, 0, 0, 0, 0, 0x03, (byte) 0xe8});
+        out.flush();
+        try {
+          awaitClose(in);
+        } catch (IOException e) {
+          throw new IOException("waiting for the server's close: " + e, e);
+        }
+        return opened;
+      } finally {
+        if (tls != null) {
+          forgetSessions(tls.getClientSessionContext());
+        }
+      }
+    }
+  }
+
+  /** Reads the response head up to its blank line. */
+  private static String readHead(InputStream in) throws IOException {
+    StringBuilder sb = new StringBuilder(256);
+    while (sb.length() < 4 || !sb.substring(sb.length() - 4).equals("\r\n\r\n")) {
+      int b = in.read();
+      if (b < 0) {
+        throw new IOException("the server closed during the handshake");
+      }
+      if (sb.length() == 16384) {
+        throw new IOException("handshake response longer than 16 KiB");
+      }
+      sb.append((char) b);
+    }
+    return sb.toString();
+  }
+
+  /** Reads until the server's close frame has come or it ended the stream. */
+  private static void awaitClose(InputStream in) throws IOException {
+    int b0 = in.read();
+    if (b0 < 0) {
+      return;
+    }
+    int len = in.read() & 0x7f;
+    if ((b0 & 0x0f) != 0x8) {
+      throw new IOException("expected the server's close frame, got opcode " + (b0 & 0x0f));
+    }
+    in.readNBytes(len);
+  }
+
+  /** Invalidates every cached client session, so that the next handshake is a full one. */
+  static void forgetSessions(SSLSessionContext sessions) {
+    for (byte[] id : Collections.list(sessions.getIds())) {
+      var s = sessions.getSession(id);
+      if (s != null) {
+        s.invalidate();
+      }
+    }
+  }
+}

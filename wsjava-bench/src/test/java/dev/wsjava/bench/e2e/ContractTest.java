@@ -1,0 +1,96 @@
+package dev.wsjava.bench.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.wsjava.WebSocket;
+import dev.wsjava.WebSocketConfig;
+import dev.wsjava.WebSocketListener;
+import dev.wsjava.WebSocketServer;
+import dev.wsjava.extension.PerMessageDeflate;
+import dev.wsjava.protocol.Limits;
+import java.io.IOException;
+import java.net.Socket;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** The suite's contract check against wsjava servers that keep it and servers that break it. */
+@Timeout(120)
+class ContractTest {
+  private static final Path PROBE = Path.of("src/main/scripts/tcp_nodelay.py");
+  private static final long SELF = ProcessHandle.current().pid();
+
+  private static WebSocketServer server(UnaryOperator<WebSocketConfig.Builder> config) throws Exception {
+    return WebSocketServer.builder()
+        .bind("127.0.0.1", 0)
+        .config(config.apply(WebSocketConfig.builder().deflate(null)).build())
+        .websocket("/echo", new WebSocketListener() {
+          @Override
+          public void onBinary(WebSocket ws, ByteBuffer data) {
+            ws.sendBinary(data);
+          }
+        })
+        .start();
+  }
+
+  @Test
+  void aServerOfTheSuitesContractPassesEveryCheck() throws Exception {
+    try (WebSocketServer server = server(b -> b)) {
+      Contract.Verdict v = Contract.check(PROBE, "127.0.0.1", server.port(), SELF);
+      assertThat(v.text()).isEqualTo("no deflate unless asked, TCP_NODELAY on, 16 MiB echoed,"
+          + " 16 MiB + 1 refused (close 1009)");
+      assertThat(v.passed()).isTrue();
+    }
+  }
+
+  @Test
+  void nagleLeftOnIsReadFromTheServersOwnSocket() throws Exception {
+    try (WebSocketServer server = server(b -> b.tcpNoDelay(false))) {
+      Contract.Verdict v = Contract.check(PROBE, "127.0.0.1", server.port(), SELF);
+      assertThat(v.passed()).isFalse();
+      assertThat(v.text()).startsWith("**BROKEN: TCP_NODELAY off**");
+    }
+  }
+
+  @Test
+  void aSmallerMessageLimitFailsTheSixteenMebibyteEcho() throws Exception {
+    try (WebSocketServer server = server(b -> b.limits(Limits.DEFAULTS.withMaxMessageSize(1 << 20)
+        .withMaxFramePayload(1 << 20)))) {
+      Contract.Verdict v = Contract.check(PROBE, "127.0.0.1", server.port(), SELF);
+      assertThat(v.passed()).isFalse();
+      assertThat(v.text()).contains("16 MiB: closed with 1009 after 0 bytes of the echo");
+    }
+  }
+
+  @Test
+  void deflateAnsweredToAClientThatOffersItBreaksTheContractOutsideScenarioSix() throws Exception {
+    try (WebSocketServer server = server(b -> b.deflate(PerMessageDeflate.defaults()))) {
+      Contract.Verdict v = Contract.check(PROBE, "127.0.0.1", server.port(), SELF);
+      assertThat(v.text()).startsWith("**BROKEN: answered \"permessage-deflate");
+    }
+  }
+
+  @Test
+  void theProbeReadsBothEndsOfALoopbackConnectionInThisProcess() throws Exception {
+    try (java.net.ServerSocket listener = new java.net.ServerSocket(0);
+        Socket client = new Socket("127.0.0.1", listener.getLocalPort());
+        Socket accepted = listener.accept()) {
+      client.setTcpNoDelay(true);
+      accepted.setTcpNoDelay(false);
+      List<SocketProbe.Socket> found = SocketProbe.read(PROBE, SELF, listener.getLocalPort());
+      assertThat(found).containsExactlyInAnyOrder(
+          new SocketProbe.Socket(client.getLocalPort(), listener.getLocalPort(), true),
+          new SocketProbe.Socket(listener.getLocalPort(), client.getLocalPort(), false));
+    }
+  }
+
+  @Test
+  void aProbeErrorIsReportedNotTakenForNoSocket() {
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+        () -> SocketProbe.parse("ERROR pidfd_getfd: Operation not permitted\n"))
+        .isInstanceOf(IOException.class).hasMessageContaining("Operation not permitted");
+  }
+}
