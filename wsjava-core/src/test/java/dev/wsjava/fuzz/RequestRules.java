@@ -28,11 +28,8 @@ final class RequestRules {
     }
   }
 
-  private static final String TCHAR = "!#$%&'*+.^_`|~0-9A-Za-z-";
-  private static final String TOKEN = "[" + TCHAR + "]++";
+  private static final String TOKEN = HeadRules.TOKEN;
   private static final String OWS = "[ \\t]*+";
-  private static final Pattern START_LINE =
-      Pattern.compile("(" + TOKEN + ") ([\\x21-\\x7e]++) HTTP/([0-9])\\.([0-9])(.*)", Pattern.DOTALL);
   private static final String QUOTED = "\"(?:[^\"\\\\]|\\\\.)*+\"";
   private static final String ELEMENT = TOKEN + "(?:" + OWS + ";" + OWS + TOKEN
       + "(?:" + OWS + "=" + OWS + "(?:" + TOKEN + "|" + QUOTED + "))?)*+";
@@ -46,75 +43,11 @@ final class RequestRules {
   /** Judges {@code data[from, data.length)}, the bytes a client sent. */
   static Answer judge(byte[] data, int from, HttpHeadLimits limits, Predicate<String> origins) {
     String s = new String(data, from, data.length - from, StandardCharsets.ISO_8859_1);
-    int max = limits.maxHeadSize();
-    int headStart = 0;
-    while (s.startsWith("\r\n", headStart)) {
-      headStart += 2; // empty lines before a request line are ignored (RFC 7230 §3.5)
+    HeadRules.Outcome head = HeadRules.judge(s, 0, true, limits);
+    if (head.head() == null) {
+      return head.status() == 0 ? Answer.INCOMPLETE : Answer.of(head.status(), head.why());
     }
-    int blank = s.indexOf("\r\n\r\n", headStart);
-    int end = blank < 0 ? -1 : blank + 4;
-    int bareLf = -1;
-    for (int i = 0; i < s.length() && bareLf < 0; i++) {
-      if (s.charAt(i) == '\n' && (i == 0 || s.charAt(i - 1) != '\r')) {
-        bareLf = i;
-      }
-    }
-    if (bareLf >= 0 && bareLf < max && (end < 0 || bareLf < end)) {
-      return Answer.of(400, "a line ends in a bare LF");
-    }
-    if (end < 0 || end > max) {
-      if (s.length() <= max) {
-        return Answer.INCOMPLETE;
-      }
-      int firstLineEnd = s.indexOf("\r\n", headStart);
-      boolean startLineInLimit = firstLineEnd >= 0 && firstLineEnd + 1 < max;
-      return startLineInLimit
-          ? Answer.of(431, "the head is larger than " + max + " bytes")
-          : Answer.of(414, "the request line is longer than " + max + " bytes");
-    }
-    String[] lines = s.substring(headStart, end - 4).split("\r\n", -1);
-    Matcher start = START_LINE.matcher(lines[0]);
-    if (!start.matches()) {
-      return Answer.of(400, "malformed request line");
-    }
-    if (!start.group(3).equals("1")) {
-      return Answer.of(505, "HTTP major version " + start.group(3));
-    }
-    if (!start.group(5).isEmpty()) {
-      return Answer.of(400, "request line goes on after the version");
-    }
-    List<String[]> fields = new ArrayList<>();
-    for (int k = 1; k < lines.length; k++) {
-      String line = lines[k];
-      if (line.startsWith(" ") || line.startsWith("\t")) {
-        return Answer.of(400, "a header line starts with whitespace (obs-fold)");
-      }
-      int colon = 0;
-      while (colon < line.length() && isTchar(line.charAt(colon))) {
-        colon++;
-      }
-      if (colon == 0 || colon == line.length() || line.charAt(colon) != ':') {
-        return Answer.of(400, "a header line is not name: value");
-      }
-      if (fields.size() == limits.maxHeaderCount()) {
-        return Answer.of(431, "more than " + limits.maxHeaderCount() + " header fields");
-      }
-      String value = trimOws(line.substring(colon + 1));
-      for (int i = 0; i < value.length(); i++) {
-        char c = value.charAt(i);
-        if (c != '\t' && (c < 0x20 || c == 0x7f)) {
-          return Answer.of(400, "a header value holds a control character");
-        }
-      }
-      fields.add(new String[] {line.substring(0, colon), value});
-    }
-    return upgrade(start.group(1), start.group(4), fields, origins);
-  }
-
-  /** RFC 7230 §3.2.6 tchar. */
-  private static boolean isTchar(int c) {
-    return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z')
-        || "!#$%&'*+-.^_`|~".indexOf(c) >= 0;
+    return upgrade(head.head().method(), head.head().minor(), head.head().fields(), origins);
   }
 
   /** RFC 6455 §4.2.1 and §4.2.2 on a well-formed head. */
@@ -181,7 +114,7 @@ final class RequestRules {
           return false;
         }
       }
-      anyElement |= v.chars().anyMatch(RequestRules::isTchar);
+      anyElement |= v.chars().anyMatch(HeadRules::isTchar);
     }
     return anyElement;
   }
@@ -213,24 +146,12 @@ final class RequestRules {
     List<String> out = new ArrayList<>();
     for (String v : values(fields, name)) {
       for (String e : v.split(",", -1)) {
-        String t = trimOws(e);
+        String t = HeadRules.trimOws(e);
         if (!t.isEmpty()) {
           out.add(t);
         }
       }
     }
     return out;
-  }
-
-  private static String trimOws(String s) {
-    int a = 0;
-    int b = s.length();
-    while (a < b && (s.charAt(a) == ' ' || s.charAt(a) == '\t')) {
-      a++;
-    }
-    while (b > a && (s.charAt(b - 1) == ' ' || s.charAt(b - 1) == '\t')) {
-      b--;
-    }
-    return s.substring(a, b);
   }
 }
