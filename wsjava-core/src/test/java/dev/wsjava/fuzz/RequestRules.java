@@ -101,7 +101,7 @@ final class RequestRules {
   }
 
   /** RFC 6455 §9.1 across all lines: at least one element, quoted values tokens once unquoted. */
-  private static boolean isExtensionList(List<String> values) {
+  static boolean isExtensionList(List<String> values) {
     boolean anyElement = false;
     for (String v : values) {
       if (!EXTENSION_LIST.matcher(v).matches()) {
