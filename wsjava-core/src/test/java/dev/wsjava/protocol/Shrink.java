@@ -3,13 +3,15 @@ package dev.wsjava.protocol;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
- * How a seeded property reports a failure: it checks a case made of parts (messages, frames, pieces
- * of text); when the case fails, it drops parts one at a time, keeping each drop after which the
- * case still fails, and reports the smallest failing case it found together with the seed that drew
- * the original, so {@code -Dwsjava.seed=S} replays it. The description names what a reader needs to
- * see (lengths, split points, flags, a few bytes in hex), never whole payloads.
+ * How a seeded property reports a failure: it checks a case made of parts (frames, messages, pieces
+ * of text); when the case fails, it drops runs of parts, halves first and single parts last,
+ * keeping each drop after which the case is still valid and still fails, and reports the smallest
+ * failing case it found with the seed that drew the original, so {@code -Dwsjava.seed=S} replays
+ * it. The description names what a reader needs to see (lengths, split points, flags, a few bytes
+ * in hex), never whole payloads.
  */
 public final class Shrink {
   private Shrink() {}
@@ -27,8 +29,7 @@ public final class Shrink {
   }
 
   /**
-   * Checks {@code property} on {@code parts}; when it fails, shrinks the parts as described above
-   * and fails with the seed, the smallest failing case and, as the cause, what failed on it.
+   * Checks {@code property} on {@code parts}, where any sublist of the parts is a valid case.
    *
    * @param seed the seed that drew the case
    * @param parts the case
@@ -38,24 +39,43 @@ public final class Shrink {
    */
   public static <T> void check(
       long seed, List<T> parts, Function<List<T>, String> describe, Property<T> property) {
+    check(seed, parts, p -> true, describe, property);
+  }
+
+  /**
+   * Checks {@code property} on {@code parts}; when it fails, shrinks the parts as described above,
+   * trying only sublists that are {@code valid}, and fails with the seed, the smallest failing
+   * case and, as the cause, what failed on it.
+   *
+   * @param seed the seed that drew the case
+   * @param parts the case
+   * @param valid which sublists of the parts are cases the property speaks of
+   * @param describe the short description of a case, for the failure message
+   * @param property the property
+   * @param <T> the type of a part
+   */
+  public static <T> void check(long seed, List<T> parts, Predicate<List<T>> valid,
+      Function<List<T>, String> describe, Property<T> property) {
     Throwable failure = failure(property, parts);
     if (failure == null) {
       return;
     }
     List<T> smallest = parts;
     boolean shrunk = true;
-    while (shrunk) { // until no single part can go (a drop can make an earlier part droppable)
+    while (shrunk) { // until no run can go (a drop can make an earlier one droppable)
       shrunk = false;
-      for (int i = 0; i < smallest.size(); ) {
-        List<T> fewer = new ArrayList<>(smallest);
-        fewer.remove(i);
-        Throwable f = failure(property, fewer);
-        if (f != null) {
-          smallest = fewer;
-          failure = f;
-          shrunk = true;
-        } else {
-          i++;
+      for (int run = Math.max(1, smallest.size() / 2); run >= 1; run /= 2) {
+        for (int i = 0; i + run <= smallest.size(); ) {
+          List<T> fewer = new ArrayList<>(smallest.subList(0, i));
+          fewer.addAll(smallest.subList(i + run, smallest.size()));
+          Throwable f = valid.test(fewer) ? failure(property, fewer) : null;
+          if (f != null) {
+            smallest = fewer;
+            failure = f;
+            shrunk = true;
+          } else {
+            i++;
+          }
         }
       }
     }
