@@ -72,14 +72,12 @@ public record Expect(List<Behaviour> behaviours, CloseRule close, boolean failFa
    * The pongs a peer may send back.
    *
    * @param payloads the expected payloads in order (one per ping sent); {@code null} for any
-   * @param lastSuffices when true, the peer may leave out all but the last (§5.5.3 lets it answer
-   *     only the most recent of several pings)
    */
-  public record Pongs(List<byte[]> payloads, boolean lastSuffices) {
+  public record Pongs(List<byte[]> payloads) {
     /** No pong at all. */
-    public static final Pongs NONE = new Pongs(List.of(), false);
+    public static final Pongs NONE = new Pongs(List.of());
     /** Any pongs (not judged). */
-    public static final Pongs ANY = new Pongs(null, false);
+    public static final Pongs ANY = new Pongs(null);
 
     /**
      * Exactly one pong per given payload, in order.
@@ -88,46 +86,22 @@ public record Expect(List<Behaviour> behaviours, CloseRule close, boolean failFa
      * @return the rule
      */
     public static Pongs exactly(byte[]... payloads) {
-      return new Pongs(List.of(payloads), false);
-    }
-
-    /**
-     * One pong per ping, except that all but the last may be left out.
-     *
-     * @param payloads the ping payloads, in order
-     * @return the rule
-     */
-    public static Pongs atLeastLast(List<byte[]> payloads) {
-      return new Pongs(List.copyOf(payloads), true);
+      return new Pongs(List.of(payloads));
     }
 
     boolean matches(List<byte[]> got) {
       if (payloads == null) {
         return true;
       }
-      if (!lastSuffices) {
-        if (got.size() != payloads.size()) {
+      if (got.size() != payloads.size()) {
+        return false;
+      }
+      for (int i = 0; i < got.size(); i++) {
+        if (!Arrays.equals(got.get(i), payloads.get(i))) {
           return false;
         }
-        for (int i = 0; i < got.size(); i++) {
-          if (!Arrays.equals(got.get(i), payloads.get(i))) {
-            return false;
-          }
-        }
-        return true;
       }
-      // A subsequence of the payloads that ends with the last one.
-      int j = 0;
-      for (byte[] g : got) {
-        while (j < payloads.size() && !Arrays.equals(payloads.get(j), g)) {
-          j++;
-        }
-        if (j == payloads.size()) {
-          return false;
-        }
-        j++;
-      }
-      return payloads.isEmpty() ? got.isEmpty() : j == payloads.size();
+      return true;
     }
 
     String describe() {
@@ -137,8 +111,7 @@ public record Expect(List<Behaviour> behaviours, CloseRule close, boolean failFa
       if (payloads.isEmpty()) {
         return "no pong";
       }
-      return (lastSuffices ? "pongs for the pings (at least the last) of " : "pongs of ")
-          + payloads.stream().map(p -> DataMessage.hexHead(p, 8) + "/" + p.length)
+      return "pongs of " + payloads.stream().map(p -> DataMessage.hexHead(p, 8) + "/" + p.length)
               .collect(Collectors.joining(", "));
     }
   }

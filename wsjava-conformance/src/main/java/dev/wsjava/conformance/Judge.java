@@ -47,6 +47,14 @@ public final class Judge {
     }
     String got = (seen.messages().isEmpty() ? "no message" : "echo of "
         + Expect.summary(seen.messages())) + "; " + pongs(seen.pongs());
+    if (seen.timeout() != null && seen.peerCloseCode() != null && !seen.peerClosedFirst()) {
+      // The script waited in vain and the peer then answered the suite's close as if all were
+      // well: whatever it sent, it left out what the case waited for, which the reference suite
+      // grades as events that differ from every expected outcome.
+      reasons.add("the peer did not send " + seen.timeout() + ", and then answered the suite's"
+          + " close; it sent " + got);
+      return Verdict.FAILED;
+    }
     for (Expect.Behaviour b : expect.behaviours()) {
       if (b.matches(seen.messages(), seen.pongs())) {
         if (b.verdict() != Verdict.OK) {

@@ -48,6 +48,14 @@ class BrokenPeerTest {
   }
 
   @Test
+  void aPeerThatEchoesAnInvalidCloseCodeFailsAsTheReferenceGradesIt() throws Exception {
+    Map<String, Result> r = run(LaxEchoServer.Flaw.ACCEPTS_EVERYTHING, "7.9.1", "7.9.6", "7.9.9");
+    assertThat(r.values()).allMatch(x -> x.verdict() == Verdict.FAILED);
+    assertThat(r.get("7.9.6").description()).contains("code 1016");
+    assertThat(r.get("7.9.6").reason()).contains("the peer closed with code 1016", "code 1002");
+  }
+
+  @Test
   void aPeerThatChecksUtf8OnlyAtTheEndOfAMessageIsNonStrict() throws Exception {
     Map<String, Result> r =
         run(LaxEchoServer.Flaw.CHECKS_UTF8_AT_THE_END, "6.4.1", "6.4.2", "6.3.1", "6.2.1");

@@ -19,14 +19,11 @@ class FuzzingClientAgainstJettyTest {
     Path out = Path.of("target", "conformance", agent);
     List<Result> results;
     try (JettyEchoServer jetty = new JettyEchoServer()) {
-      FuzzingClient.Options options =
-          FuzzingClient.Options.of(jetty.echoUri()).report(out, agent);
-      String only = System.getProperty("conformance.cases");
-      if (only != null) {
-        options = options.cases(only.split(","));
-      }
+      FuzzingClient.Options options = FuzzingClient.Options.of(jetty.echoUri())
+          .report(out, agent).cases(Verdicts.selected().toArray(String[]::new));
       results = FuzzingClient.run(options, r -> {});
     }
+    Verdicts.assertRanTheCatalogue(results, false);
     assertThat(out.resolve("index.html")).exists();
     Verdicts.assertNoneFailed(agent, results);
   }

@@ -127,17 +127,32 @@ class JudgeTest {
   }
 
   @Test
-  void pongsMayLeaveOutAllButTheLastPing() {
-    Expect e = Expect.echo().pongs(Expect.Pongs.atLeastLast(List.of(A, B, C)));
+  void everyPingNeedsItsPongInOrderAsTheReferenceChecks() {
+    Expect e = Expect.echo().pongs(Expect.Pongs.exactly(A, B, C));
     assertThat(Judge.judge(e, answered(List.of(), List.of(A, B, C))).verdict())
         .isEqualTo(Verdict.OK);
-    assertThat(Judge.judge(e, answered(List.of(), List.of(C))).verdict()).isEqualTo(Verdict.OK);
-    assertThat(Judge.judge(e, answered(List.of(), List.of(A, C))).verdict()).isEqualTo(Verdict.OK);
-    assertThat(Judge.judge(e, answered(List.of(), List.of(A, B))).verdict())
+    assertThat(Judge.judge(e, answered(List.of(), List.of(C))).verdict())
         .isEqualTo(Verdict.FAILED);
-    assertThat(Judge.judge(e, answered(List.of(), List.of())).verdict()).isEqualTo(Verdict.FAILED);
-    assertThat(Judge.judge(e, answered(List.of(), List.of(C, A))).verdict())
+    assertThat(Judge.judge(e, answered(List.of(), List.of(A, C))).verdict())
         .isEqualTo(Verdict.FAILED);
+    assertThat(Judge.judge(e, answered(List.of(), List.of(C, B, A))).verdict())
+        .isEqualTo(Verdict.FAILED);
+  }
+
+  @Test
+  void aPeerThatLeftOutWhatTheCaseWaitedForAndThenClosedNormallyFails() {
+    Expect refuseOrEcho = new Expect(
+        List.of(new Expect.Behaviour(Verdict.OK, List.of(HELLO), Expect.Pongs.NONE),
+            new Expect.Behaviour(Verdict.OK, List.of(), Expect.Pongs.NONE)),
+        new Expect.CloseRule(null, Map.of(1009, Verdict.OK, 1000, Verdict.OK), Verdict.OK), false);
+    Observation swallowed = new Observation(List.of(), List.of(), List.of(), 1000, "", false,
+        false, false, "1 message(s), got 0 within 30000 ms", false, 1000);
+    Judge.Judgement j = Judge.judge(refuseOrEcho, swallowed);
+    assertThat(j.verdict()).isEqualTo(Verdict.FAILED);
+    assertThat(j.reason()).contains("did not send 1 message(s)", "answered the suite's close");
+    assertThat(Judge.judge(refuseOrEcho, peerClosed(1009)).verdict()).isEqualTo(Verdict.OK);
+    assertThat(Judge.judge(refuseOrEcho, answered(List.of(HELLO), List.of())).verdict())
+        .isEqualTo(Verdict.OK);
   }
 
   @Test

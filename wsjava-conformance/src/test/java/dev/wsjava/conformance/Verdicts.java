@@ -6,11 +6,26 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 /**
- * Test helper: prints a run's verdict counts (and which cases were NON-STRICT or INFORMATIONAL),
- * then asserts that no case FAILED, naming each failure and its reason.
+ * Test helper: checks that a run played exactly the cases of the catalogue it selected, prints its
+ * verdict counts (and which cases were NON-STRICT or INFORMATIONAL), then asserts that no case
+ * FAILED, naming each failure and its reason.
  */
 final class Verdicts {
   private Verdicts() {}
+
+  /** The patterns of {@code -Dconformance.cases}, or none (every case). */
+  static List<String> selected() {
+    String only = System.getProperty("conformance.cases");
+    return only == null ? List.of() : List.of(only.split(","));
+  }
+
+  /** The run holds one result per case the catalogue selects, in catalogue order, and no other. */
+  static void assertRanTheCatalogue(List<Result> results, boolean full) {
+    List<String> expected =
+        Catalogue.select(Catalogue.all(full), selected(), List.of()).stream().map(Case::id).toList();
+    assertThat(expected).isNotEmpty();
+    assertThat(results).extracting(Result::id).containsExactlyElementsOf(expected);
+  }
 
   static void assertNoneFailed(String peer, List<Result> results) {
     System.out.println(peer + ": " + Report.summary(results));

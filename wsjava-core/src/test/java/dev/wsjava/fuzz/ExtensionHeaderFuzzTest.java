@@ -16,7 +16,8 @@ import java.util.List;
 /**
  * {@code Sec-WebSocket-Extensions} parsing, and permessage-deflate negotiation on what it yields.
  * Input: field values separated by LF, as ISO-8859-1 (what the head parser hands over). Only
- * {@link ExtensionNegotiationException} may escape; what parses formats back to the same offers.
+ * {@link ExtensionNegotiationException} may escape, exactly when the values break the grammar of
+ * RFC 6455 §9.1 as {@link RequestRules} reads it; what parses formats back to the same offers.
  */
 class ExtensionHeaderFuzzTest {
   static final PerMessageDeflate DEFLATE = PerMessageDeflate.defaults();
@@ -25,12 +26,15 @@ class ExtensionHeaderFuzzTest {
   void parse(byte[] data) {
     String text = new String(data, StandardCharsets.ISO_8859_1);
     List<String> values = Arrays.asList(text.split("\n", -1));
+    boolean wellFormed = RequestRules.isExtensionList(values);
     List<ExtensionOffer> offers;
     try {
       offers = ExtensionHeader.parse(values);
-    } catch (ExtensionNegotiationException expected) {
+    } catch (ExtensionNegotiationException e) {
+      assertThat(wellFormed).as("refused a well-formed header: " + e.getMessage()).isFalse();
       return;
     }
+    assertThat(wellFormed).as("took a malformed header as " + offers).isTrue();
     // What was parsed is well formed, so it formats, and formats to the same offers.
     String formatted = ExtensionHeader.format(offers);
     try {
