@@ -147,6 +147,27 @@ class KeepaliveTest {
 
   @ParameterizedTest
   @EnumSource(Transport.class)
+  void aClosingClientPingsNoMoreAndItsCloseTimeoutStillEndsIt(Transport t) throws Exception {
+    Seen peer = startDeadPeer(false);
+    client = WebSocketClient.builder()
+        .config(WebSocketConfig.builder()
+            .transport(t)
+            .eventLoops(1)
+            .pingInterval(Duration.ofMillis(50))
+            .pongTimeout(Duration.ofSeconds(30))
+            .closeTimeout(Duration.ofMillis(400))
+            .build())
+        .build();
+    WebSocket ws = client.open(URI.create("ws://127.0.0.1:" + rawPeer.getLocalPort() + "/"));
+    // The peer never answers the close; the ping timer falls due meanwhile, more than once.
+    CompletableFuture<Void> closed = ws.close();
+    closed.get(10, TimeUnit.SECONDS);
+    peer.tcpClosedAt.get(5, TimeUnit.SECONDS);
+    assertThat(peer.frames).containsExactly("close 1000");
+  }
+
+  @ParameterizedTest
+  @EnumSource(Transport.class)
   void anIdleTimeoutIsReportedOnTheConnectionsOwnThreadBeforeItsClose(Transport t)
       throws Exception {
     server = WebSocketServer.builder()

@@ -404,8 +404,11 @@ final class EventLoop implements Executor, AutoCloseable {
 
   private void runTimers() {
     long now = System.nanoTime();
+    // A timer a task schedules now waits for the next turn even when already due, so a task that
+    // keeps rescheduling itself in the past cannot hold the loop away from its sockets.
+    long firstNew = timerSeq;
     Timer t;
-    while ((t = timers.peek()) != null && t.deadline - now <= 0) {
+    while ((t = timers.peek()) != null && t.deadline - now <= 0 && t.seq < firstNew) {
       timers.poll();
       try {
         t.run();

@@ -784,8 +784,8 @@ final class NioConnection extends Connection implements Selectable, Runnable {
    * the peer is taken as dead and the connection failed (see {@link #failDeadPeer()}).
    */
   private void checkPing() {
-    if (closed) {
-      return;
+    if (closed || !isOpen()) {
+      return; // closing: no more pings, the close timeout bounds the rest
     }
     long interval = config().pingInterval().toNanos();
     long deadline = config().deadPeerTimeout().toNanos();
@@ -808,7 +808,7 @@ final class NioConnection extends Connection implements Selectable, Runnable {
         return;
       }
     }
-    if (now - last >= interval && isOpen()) {
+    if (now - last >= interval) {
       try {
         sendPing(EMPTY.duplicate());
         t.pingOutstanding = true;

@@ -7,7 +7,7 @@ package dev.wsjava.transport.nio;
  */
 final class Timer implements Comparable<Timer> {
   final long deadline;
-  private final long seq;
+  final long seq; // order of scheduling: ties, and which timers a pass of the loop may run
   private final Runnable task;
   private volatile boolean cancelled;
 

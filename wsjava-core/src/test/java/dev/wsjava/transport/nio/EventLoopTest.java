@@ -78,6 +78,28 @@ class EventLoopTest {
   }
 
   @Test
+  void aTimerThatKeepsReschedulingItselfInThePastDoesNotHoldTheLoop() throws Exception {
+    try (EventLoop loop = new EventLoop("test-loop", EventLoopGroup.DEFAULT_SPIN)) {
+      CompletableFuture<Void> stop = new CompletableFuture<>();
+      int[] runs = {0};
+      Runnable[] again = new Runnable[1];
+      again[0] = () -> {
+        runs[0]++;
+        if (!stop.isDone()) {
+          loop.scheduleAt(System.nanoTime() - 1_000_000, again[0]); // already due
+        }
+      };
+      loop.execute(() -> loop.scheduleAt(System.nanoTime(), again[0]));
+      // Tasks and other timers still get their turn: the loop goes back to its queue between runs.
+      CompletableFuture<String> timer = new CompletableFuture<>();
+      loop.schedule(Duration.ofMillis(20), () -> timer.complete("ran"));
+      assertThat(timer.get(5, TimeUnit.SECONDS)).isEqualTo("ran");
+      assertThat(loop.call(() -> stop.complete(null)).get(5, TimeUnit.SECONDS)).isTrue();
+      assertThat(loop.call(() -> runs[0]).get(5, TimeUnit.SECONDS)).isPositive();
+    }
+  }
+
+  @Test
   void cancelledTimersAreDroppedLongBeforeTheirDeadlineWhileLiveOnesStay() throws Exception {
     try (EventLoop loop = new EventLoop("test-loop", EventLoopGroup.DEFAULT_SPIN)) {
       CountDownLatch live = new CountDownLatch(100);
