@@ -11,9 +11,8 @@ import java.time.Duration;
  * A pull-style client on a virtual thread: plain blocking code, one line after another, no
  * callbacks. Sends a few messages and reads until the server closes or goes quiet.
  *
- * <p>Run against {@code ./wsjava}: {@code java -cp
- * wsjava-core/target/classes:examples/target/classes dev.wsjava.examples.BlockingClient
- * ws://localhost:8080/echo}
+ * <p>Run against {@code ./wsjava} (an echo server on port 8080): {@code examples/run BlockingClient
+ * [PORT|URI]}; a port means {@code ws://localhost:PORT/echo}.
  */
 public final class BlockingClient {
   private BlockingClient() {}
@@ -21,11 +20,12 @@ public final class BlockingClient {
   /**
    * Runs the conversation on a virtual thread and waits for it.
    *
-   * @param args the server's URI
+   * @param args the server's port or URI (default {@code ws://localhost:8080/echo})
    * @throws InterruptedException when interrupted
    */
   public static void main(String[] args) throws InterruptedException {
-    URI uri = URI.create(args.length > 0 ? args[0] : "ws://localhost:8080/echo");
+    String where = args.length > 0 ? args[0] : "8080";
+    URI uri = URI.create(where.matches("\\d+") ? "ws://localhost:" + where + "/echo" : where);
     Thread conversation = Thread.ofVirtual().start(() -> {
       try (WebSocketClient client = WebSocketClient.builder().build()) {
         WebSocket ws = client.open(uri);

@@ -11,8 +11,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * has its send refused ({@link dev.wsjava.SendQueueFullException}) and is closed, so one slow
  * reader never holds the others back.
  *
- * <p>Run: {@code java -cp wsjava-core/target/classes:examples/target/classes
- * dev.wsjava.examples.BroadcastServer}, then connect two clients to ws://localhost:8080/chat.
+ * <p>Run: {@code examples/run BroadcastServer [PORT]} (8080 by default), then connect two
+ * clients to ws://localhost:PORT/chat, for example {@code ./wsjava connect
+ * ws://localhost:8080/chat} in two terminals.
  */
 public final class BroadcastServer {
   private BroadcastServer() {}
@@ -20,13 +21,13 @@ public final class BroadcastServer {
   /**
    * Starts the server and runs until interrupted.
    *
-   * @param args unused
+   * @param args optionally the port (default 8080)
    * @throws Exception when the port is taken
    */
   public static void main(String[] args) throws Exception {
     Set<WebSocket> members = ConcurrentHashMap.newKeySet();
     WebSocketServer server = WebSocketServer.builder()
-        .bind("localhost", 8080)
+        .bind("localhost", args.length > 0 ? Integer.parseInt(args[0]) : 8080)
         .websocket("/chat", new WebSocketListener() {
           @Override public void onOpen(WebSocket ws) { members.add(ws); }
 

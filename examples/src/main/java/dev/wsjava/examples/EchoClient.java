@@ -10,9 +10,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * A listener-style client: sends each argument as a text message and prints the echoes.
  *
- * <p>Run against {@code ./wsjava} (an echo server on port 8080): {@code java -cp
- * wsjava-core/target/classes:examples/target/classes dev.wsjava.examples.EchoClient
- * ws://localhost:8080/echo hello world}
+ * <p>Run against {@code ./wsjava} (an echo server on port 8080): {@code examples/run EchoClient
+ * 8080 hello world}; the first argument is a port (meaning {@code ws://localhost:PORT/echo}) or
+ * a URI.
  */
 public final class EchoClient {
   private EchoClient() {}
@@ -20,11 +20,13 @@ public final class EchoClient {
   /**
    * Connects, sends, prints, closes.
    *
-   * @param args the server's URI, then the messages
+   * @param args the server's port or URI (default {@code ws://localhost:8080/echo}), then the
+   *     messages
    * @throws Exception when the connection fails
    */
   public static void main(String[] args) throws Exception {
-    URI uri = URI.create(args.length > 0 ? args[0] : "ws://localhost:8080/echo");
+    String where = args.length > 0 ? args[0] : "8080";
+    URI uri = URI.create(where.matches("\\d+") ? "ws://localhost:" + where + "/echo" : where);
     int count = Math.max(1, args.length - 1);
     CountDownLatch echoes = new CountDownLatch(count);
     try (WebSocketClient client = WebSocketClient.builder().build()) {

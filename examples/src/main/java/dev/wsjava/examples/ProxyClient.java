@@ -13,10 +13,10 @@ import java.time.Duration;
  * A client that reaches a wss:// server through an HTTP CONNECT or SOCKS5 proxy. TLS runs end to
  * end through the tunnel: the certificate is checked for the server's name, never the proxy's.
  *
- * <p>Run: {@code java -cp wsjava-core/target/classes:examples/target/classes
- * dev.wsjava.examples.ProxyClient http://user:pass@proxy:3128 wss://echo.example/ [trusted.pem]},
- * or with {@code socks5://127.0.0.1:1080}; without a proxy argument ({@code -}) it reads
- * {@code https_proxy}, {@code all_proxy} and {@code no_proxy} from the environment.
+ * <p>Run: {@code examples/run ProxyClient http://user:pass@proxy:3128 wss://echo.example/
+ * [trusted.pem]}, or with {@code socks5://127.0.0.1:1080}; without a proxy argument ({@code -})
+ * it reads {@code https_proxy}, {@code all_proxy} and {@code no_proxy} from the environment. The
+ * server's port is in its URI, the proxy's in the proxy's.
  */
 public final class ProxyClient {
   private ProxyClient() {}

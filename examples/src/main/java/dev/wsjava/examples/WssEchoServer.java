@@ -12,9 +12,9 @@ import java.nio.file.Path;
  * An echo server over wss:// with a self-signed certificate for localhost, made by the JDK's
  * keytool at start (or a PKCS12 key store given as argument, password "changeit").
  *
- * <p>Run: {@code java -cp wsjava-core/target/classes:examples/target/classes
- * dev.wsjava.examples.WssEchoServer [server.p12]}, then connect to wss://localhost:8443/echo
- * trusting the printed certificate (browsers: accept the warning once on https://localhost:8443/).
+ * <p>Run: {@code examples/run WssEchoServer [PORT [server.p12]]} (port 8443 by default), then
+ * connect to wss://localhost:PORT/echo, for example with {@code ./wsjava connect --insecure
+ * wss://localhost:8443/echo} (browsers: accept the warning once on https://localhost:8443/).
  */
 public final class WssEchoServer {
   private WssEchoServer() {}
@@ -22,13 +22,14 @@ public final class WssEchoServer {
   /**
    * Starts the server and runs until interrupted.
    *
-   * @param args optionally the path of a PKCS12 key store
+   * @param args optionally the port (default 8443), then the path of a PKCS12 key store
    * @throws Exception when the certificate or the server cannot be made
    */
   public static void main(String[] args) throws Exception {
-    Path store = args.length > 0 ? Path.of(args[0]) : selfSigned();
+    int port = args.length > 0 ? Integer.parseInt(args[0]) : 8443;
+    Path store = args.length > 1 ? Path.of(args[1]) : selfSigned();
     WebSocketServer server = WebSocketServer.builder()
-        .bind("localhost", 8443)
+        .bind("localhost", port)
         .tls(TlsContexts.fromPkcs12(store, "changeit".toCharArray()))
         .websocket("/echo", new WebSocketListener() {
           @Override public void onText(WebSocket ws, String text) { ws.sendText(text); }

@@ -1,9 +1,11 @@
 /**
- * Runnable examples of the wsjava API, one {@code main} each. Build once, then run any of them:
+ * Runnable examples of the wsjava API, one {@code main} each. {@code examples/run} builds them when
+ * needed and runs one on a JDK 21 or newer; a server takes its port as first argument, a client
+ * the server's port or URI:
  *
  * <pre>
- * ./mvnw -q -pl examples -am package -DskipTests
- * java -cp wsjava-core/target/classes:examples/target/classes dev.wsjava.examples.WssEchoServer
+ * examples/run WssEchoServer 8443
+ * examples/run EchoClient 8080 hello world     # against ./wsjava
  * </pre>
  */
 package dev.wsjava.examples;
