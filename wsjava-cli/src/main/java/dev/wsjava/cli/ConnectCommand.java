@@ -58,6 +58,8 @@ import picocli.CommandLine.ParentCommand;
 public final class ConnectCommand implements Callable<Integer> {
   /** Longest wait for the connection to open, beyond the handshake timeout, before giving up. */
   private static final long CONNECT_GRACE_SECONDS = 5;
+  /** Longest wait for the socket to close, beyond the close timeout that bounds it already. */
+  private static final long CLOSE_GRACE_MILLIS = 1000;
 
   @ParentCommand private WsjavaCommand parent;
 
@@ -127,14 +129,33 @@ public final class ConnectCommand implements Callable<Integer> {
             + (ws.subprotocol() == null ? "" : ", subprotocol " + ws.subprotocol())
             + ", extensions " + (ws.extensions().isEmpty() ? "none" : String.join(", ", ws.extensions())));
       }
+      WebSocketClosedException closed;
       if (echoes != null) {
-        return exitStatus(echoes.closed.get(), io.err());
+        closed = echoes.closed.get();
+      } else {
+        Thread stdin = new Thread(() -> pumpStdin(io.in(), ws, io.err()), "wsjava-stdin");
+        stdin.setDaemon(true); // a read blocked on a terminal must not keep the process alive
+        stdin.start();
+        closed = receiveUntilClosed(ws, io.out());
       }
-      Thread stdin = new Thread(() -> pumpStdin(io.in(), ws, io.err()), "wsjava-stdin");
-      stdin.setDaemon(true); // a read blocked on a terminal must not keep the process alive
-      stdin.start();
-      WebSocketClosedException closed = receiveUntilClosed(ws, io.out());
+      awaitSocketClosed(ws, config);
       return exitStatus(closed, io.err());
+    }
+  }
+
+  /**
+   * Waits until the connection's socket is closed: the close frame this end owes is written
+   * (RFC 6455 §5.5.1) and the server has closed TCP, or the close timeout has passed. Leaving
+   * before that (closing the client aborts its connections, and the process exits) could cut
+   * off the answer to a close the server started.
+   */
+  private static void awaitSocketClosed(WebSocket ws, WebSocketConfig config)
+      throws InterruptedException {
+    try {
+      ws.closeFuture().get(config.closeTimeout().toMillis() + CLOSE_GRACE_MILLIS,
+          TimeUnit.MILLISECONDS);
+    } catch (ExecutionException | TimeoutException e) {
+      // the close timeout has aborted it, or will: nothing more to wait for
     }
   }
 

@@ -234,22 +234,14 @@ class ConnectCommandTest {
   void proxyFromEnvTakesTheProxyFromHttpProxy() throws Exception {
     try (ServeCommand.Running server = Cli.serve("--port", "0");
         ConnectProxy proxy = new ConnectProxy()) {
-      ProcessBuilder child = new ProcessBuilder(
-          ProcessHandle.current().info().command().orElseThrow(),
-          "-cp", System.getProperty("java.class.path"), Main.class.getName(),
+      java.util.Map<String, String> env = new java.util.HashMap<>();
+      env.put("http_proxy", "http://127.0.0.1:" + proxy.port());
+      env.put("no_proxy", null);
+      env.put("NO_PROXY", null);
+      Cli.Result r = Cli.child("through the environment\n", env,
           "connect", "--proxy-from-env", "ws://127.0.0.1:" + server.port() + "/echo");
-      child.environment().put("http_proxy", "http://127.0.0.1:" + proxy.port());
-      child.environment().remove("no_proxy");
-      child.environment().remove("NO_PROXY");
-      child.redirectError(ProcessBuilder.Redirect.INHERIT);
-      Process p = child.start();
-      try (var stdin = p.getOutputStream()) {
-        stdin.write("through the environment\n".getBytes(StandardCharsets.UTF_8));
-      }
-      String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-      assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
-      assertThat(p.exitValue()).as(out).isZero();
-      assertThat(out).isEqualTo("through the environment\n");
+      assertThat(r.exit()).as(r.toString()).isZero();
+      assertThat(r.out()).isEqualTo("through the environment\n");
       assertThat(proxy.tunnels()).containsExactly("127.0.0.1:" + server.port());
     }
   }
