@@ -122,6 +122,10 @@ public final class ConnectCommand implements Callable<Integer> {
       } catch (ExecutionException | TimeoutException e) {
         io.err().println("wsjava connect: cannot connect to " + target + ": "
             + (e instanceof TimeoutException ? "timed out" : Main.describe(e)));
+        String hint = ClientOptions.hint(target, e);
+        if (hint != null) {
+          io.err().println("wsjava connect: hint: " + hint);
+        }
         return 1;
       }
       if (verbose) {
