@@ -51,6 +51,7 @@ public final class Main {
     cl.registerConverter(Duration.class, new Units.DurationConverter());
     cl.registerConverter(URI.class, new Usage.UriConverter());
     cl.setParameterExceptionHandler(Usage::handle);
+    cl.setHelpFactory(WholeWordHelp.FACTORY);
     cl.setCaseInsensitiveEnumValuesAllowed(true);
     cl.setOut(new PrintWriter(io.out(), true, StandardCharsets.UTF_8));
     cl.setErr(new PrintWriter(io.err(), true, StandardCharsets.UTF_8));
