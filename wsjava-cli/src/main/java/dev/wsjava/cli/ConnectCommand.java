@@ -16,6 +16,7 @@ import java.io.PrintStream;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
@@ -34,7 +35,8 @@ import picocli.CommandLine.ParentCommand;
 /**
  * {@code wsjava connect URL}: a WebSocket client for terminals and pipes, in the manner of
  * websocat. Each stdin line is a message; each received text message is a stdout line. At the end
- * of stdin the client closes with 1000, waits for the server's close and exits 0.
+ * of stdin the client lingers (replies may still be on their way), closes with 1000, waits for the
+ * server's close and exits 0.
  */
 @Command(
     name = "connect",
@@ -45,7 +47,8 @@ import picocli.CommandLine.ParentCommand;
           + " received text messages become stdout lines.",
       "Received binary messages go to stdout as their raw bytes, no newline added (--hex: one"
           + " line of hex each).",
-      "At the end of stdin: close with 1000, wait for the server's close, exit.",
+      "At the end of stdin: wait until the server closes or has sent nothing for --linger, then"
+          + " close with 1000, wait for the server's close, exit.",
       ""
     },
     footer = {
@@ -90,6 +93,12 @@ public final class ConnectCommand implements Callable<Integer> {
   @Option(names = "--max-message", paramLabel = "SIZE", defaultValue = "16m",
       converter = Units.SizeConverter.class, description = "Largest message accepted.")
   private long maxMessage;
+
+  @Option(names = "--linger", paramLabel = "DURATION", defaultValue = "1s",
+      description = "After the end of stdin, keep reading until the server closes or has sent"
+          + " nothing for this long, so that replies still on their way arrive; then close."
+          + " 0 closes at once.")
+  private Duration linger;
 
   @Option(names = {"-v", "--verbose"},
       description = "Say on stderr when the connection opens (subprotocol, extensions) and closes.")
@@ -177,6 +186,9 @@ public final class ConnectCommand implements Callable<Integer> {
     }
   }
 
+  /** When the last message arrived ({@link System#nanoTime()}), for {@code --linger}. */
+  private volatile long lastReceivedNanos = System.nanoTime();
+
   /** Prints every message until the connection closes; returns how it closed. */
   private WebSocketClosedException receiveUntilClosed(WebSocket ws, PrintStream out)
       throws InterruptedException {
@@ -188,6 +200,7 @@ public final class ConnectCommand implements Callable<Integer> {
         out.flush();
         return closed;
       }
+      lastReceivedNanos = System.nanoTime();
       switch (m) {
         case Message.Text t -> {
           byte[] utf8 = t.text().getBytes(StandardCharsets.UTF_8);
@@ -246,6 +259,7 @@ public final class ConnectCommand implements Callable<Integer> {
         return;
       }
       sender.flush();
+      linger(ws);
       if (ws.isOpen()) {
         ws.close();
       }
@@ -255,6 +269,29 @@ public final class ConnectCommand implements Callable<Integer> {
       err.println("wsjava connect: reading stdin failed: " + e.getMessage());
       if (ws.isOpen()) {
         ws.close(CloseCodes.GOING_AWAY, "client input failed");
+      }
+    }
+  }
+
+  /**
+   * {@code --linger}: returns once the server has closed, or has sent nothing for the linger
+   * time since the end of stdin or its last message, whichever is later.
+   */
+  private void linger(WebSocket ws) throws InterruptedException {
+    long quietSince = System.nanoTime();
+    while (ws.isOpen()) {
+      long since = Math.max(quietSince, lastReceivedNanos);
+      long left = linger.toNanos() - (System.nanoTime() - since);
+      if (left <= 0) {
+        return;
+      }
+      try {
+        ws.closeFuture().get(left, TimeUnit.NANOSECONDS);
+        return;
+      } catch (TimeoutException e) {
+        // quiet for the time asked, unless a message came meanwhile: look again
+      } catch (ExecutionException e) {
+        return;
       }
     }
   }

@@ -30,6 +30,37 @@ class ConnectCommandTest {
     }
   }
 
+  /**
+   * A server that answers each line 300 ms late: by then the end of stdin has come and gone. The
+   * client lingers (1 s of quiet by default), so both answers arrive; with {@code --linger 0} it
+   * closes at once and they are lost, as they were before there was a linger.
+   */
+  @Test
+  void afterTheEndOfStdinTheClientLingersForTheRepliesOfASlowServer() throws Exception {
+    java.util.concurrent.ScheduledExecutorService later =
+        java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
+    try (WebSocketServer server = WebSocketServer.builder()
+        .bind("127.0.0.1", 0)
+        .websocket("/slow", new WebSocketListener() {
+          @Override
+          public void onText(WebSocket ws, String text) {
+            later.schedule(() -> ws.isOpen() ? ws.sendText("late " + text) : null,
+                300, TimeUnit.MILLISECONDS);
+          }
+        })
+        .start()) {
+      String url = "ws://127.0.0.1:" + server.port() + "/slow";
+      Cli.Result lingered = Cli.run("a\nb\n", "connect", url);
+      assertThat(lingered.exit()).as(lingered.toString()).isZero();
+      assertThat(lingered.out()).isEqualTo("late a\nlate b\n");
+      Cli.Result hasty = Cli.run("a\nb\n", "connect", "--linger", "0", url);
+      assertThat(hasty.exit()).as(hasty.toString()).isZero();
+      assertThat(hasty.out()).isEmpty();
+    } finally {
+      later.shutdownNow();
+    }
+  }
+
   @Test
   void aLastLineWithoutNewlineAndUtf8TextSurviveTheRoundTrip() throws Exception {
     try (ServeCommand.Running server = Cli.serve("--port", "0", "--transport", "blocking")) {
