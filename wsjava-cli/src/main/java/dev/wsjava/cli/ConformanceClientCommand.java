@@ -65,7 +65,7 @@ public final class ConformanceClientCommand implements Callable<Integer> {
   /**
    * Runs the suite and returns its exit status.
    *
-   * @return 0 none FAILED, 1 some FAILED, 2 usage error
+   * @return 0 none FAILED, 1 some FAILED or the server cannot be reached, 2 usage error
    * @throws Exception when interrupted or the report cannot be written
    */
   @Override
