@@ -4,6 +4,7 @@
 // For each: the echo socket opens with permessage-deflate; text and binary messages of several
 // sizes come back byte for byte (through the page's own echo function, and through its buttons);
 // two chat pages see each other's messages; a screenshot goes to wsjava-cli/target/browser/.
+// Then the first page once more in a window 420 px wide: nothing cut off at the side.
 // Prints one line per check and exits 0 when all pass, 1 otherwise (2 for a usage error).
 import { chromium } from 'playwright-core';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -48,6 +49,7 @@ try {
   for (const url of urls) {
     await testPage(url);
   }
+  await testNarrowPage(urls[0]);
 } catch (e) {
   check(false, 'unexpected failure: ' + (e.stack || e));
 } finally {
@@ -145,6 +147,35 @@ async function testPage(url) {
   const shot = join(SHOTS, scheme + '.png');
   await page.screenshot({ path: shot, fullPage: true });
   console.log(`     ${scheme}: screenshot ${shot}`);
+  await page.close();
+}
+
+// A phone-sized window, 420 px wide: nothing sticks out sideways (every button and the URL chip
+// lie wholly inside the viewport, the page does not scroll sideways), and the chat log keeps its
+// distance from the nickname field above it.
+async function testNarrowPage(url) {
+  const width = 420;
+  const page = await context.newPage();
+  await page.setViewportSize({ width, height: 860 });
+  await page.goto(url);
+  await page.waitForFunction(() => window.wsjava && window.wsjava.echo.ws.readyState === WebSocket.OPEN);
+  const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+  check(scrollWidth <= width, `${width} px: the page is no wider than the window (scroll width ${scrollWidth} px)`);
+  const boxes = [
+    ['the URL chip', '#echo-url'], ['Send text', '#echo-text-form button'],
+    ['Send binary', '#echo-binary'], ['Join', '#chat-join'], ['Send', '#chat-send'],
+  ];
+  for (const [name, selector] of boxes) {
+    const box = await page.locator(selector).boundingBox();
+    const inside = box !== null && box.x >= 0 && box.x + box.width <= width && box.width > 0;
+    check(inside, `${width} px: ${name} lies inside the window`
+      + (box ? ` (x ${box.x.toFixed(0)} to ${(box.x + box.width).toFixed(0)})` : ' (not shown)'));
+  }
+  const nick = await page.locator('#chat-nick').boundingBox();
+  const log = await page.locator('#chat-log').boundingBox();
+  const gap = log.y - (nick.y + nick.height);
+  check(gap >= 6, `${width} px: the chat log keeps clear of the nickname field (gap ${gap.toFixed(0)} px)`);
+  await page.screenshot({ path: join(SHOTS, 'narrow.png'), fullPage: true });
   await page.close();
 }
 

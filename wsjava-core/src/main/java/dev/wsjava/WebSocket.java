@@ -180,7 +180,9 @@ public interface WebSocket {
   SocketAddress remoteAddress();
 
   /**
-   * Returns a future completed when the connection is closed (by either side, or by failure).
+   * Returns a future completed when the connection is closed (by either side, or by failure) and
+   * its socket is closed: after the listener's {@code onClose}, and after this end's close frame
+   * was written.
    *
    * @return the close future
    */

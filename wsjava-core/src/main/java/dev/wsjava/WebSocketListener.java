@@ -69,7 +69,11 @@ public interface WebSocketListener {
   default void onError(WebSocket ws, Throwable error) {}
 
   /**
-   * The connection closed; called exactly once.
+   * The connection closed; called exactly once. When the peer started the closing handshake, this
+   * end's close frame in reply is already written when this runs (RFC 6455 §5.5.1), so the
+   * application may end here, even exit the process. The socket itself may still be open (a
+   * client waits for the server to close TCP first): {@link WebSocket#closeFuture()} completes
+   * when it is closed, after this call.
    *
    * @param ws the connection
    * @param code the peer's close code, the code this end failed with, or 1006 when it ended

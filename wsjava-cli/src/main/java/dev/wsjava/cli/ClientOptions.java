@@ -73,7 +73,38 @@ final class ClientOptions {
       throw new ParameterException(
           command.commandLine(), "'" + url + "' is not a ws:// or wss:// URL with a host");
     }
+    if (url.getPort() == 0 || url.getPort() > 65_535) {
+      throw new ParameterException(command.commandLine(), "the port " + url.getPort() + " of '"
+          + url + "' is out of range: give 1 to 65535, or none for the scheme's default");
+    }
     return url;
+  }
+
+  /**
+   * What a user may try when connecting failed, on a line of its own, or null when there is
+   * nothing to add: where to get a certificate trusted, or that the server may speak TLS.
+   *
+   * @param target the URL that could not be opened
+   * @param failure why
+   * @return the hint, or null
+   */
+  static String hint(URI target, Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t instanceof java.security.cert.CertPathBuilderException
+          || t instanceof java.security.cert.CertPathValidatorException
+          || t instanceof java.security.cert.CertificateException
+          || t instanceof javax.net.ssl.SSLHandshakeException
+              && String.valueOf(t.getMessage()).contains("PKIX")) {
+        return "the server's certificate is not trusted here: give the certificate (or its CA)"
+            + " with --cacert FILE (or --insecure, for testing only)";
+      }
+      if (t instanceof java.io.EOFException && "ws".equalsIgnoreCase(target.getScheme())) {
+        return "the server may speak TLS: try wss://" + target.getRawAuthority()
+            + (target.getRawPath() == null ? "" : target.getRawPath())
+            + (target.getRawQuery() == null ? "" : "?" + target.getRawQuery());
+      }
+    }
+    return null;
   }
 
   /** Says on stderr, loud and once, that certificates will not be checked. */
@@ -100,7 +131,7 @@ final class ClientOptions {
         throw new ParameterException(spec.commandLine(), "--header '" + header + "': " + e.getMessage());
       }
     }
-    if (caCertificates != null) {
+    if (Usage.readableFile(spec, "--cacert", caCertificates) != null) {
       b.tls(TlsContexts.trusting(caCertificates));
     }
     if (insecure) {

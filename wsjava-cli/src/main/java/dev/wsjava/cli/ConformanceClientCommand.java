@@ -1,6 +1,7 @@
 package dev.wsjava.cli;
 
 import dev.wsjava.conformance.FuzzingClient;
+import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -31,11 +32,15 @@ import picocli.CommandLine.Spec;
     },
     footer = {
       "",
-      "Exit status: 0 no case FAILED, 1 some case FAILED, 2 usage error.",
+      "Exit status: 0 no case FAILED, 1 some case FAILED or the server cannot be reached,"
+          + " 2 usage error.",
       "Example: wsjava conformance client ws://127.0.0.1:8080/echo --cases '1.*,6.4.*'"
           + " --exclude 9.* --agent wsjava"
     })
 public final class ConformanceClientCommand implements Callable<Integer> {
+  /** How long to wait for the server's TCP connection before running anything. */
+  private static final java.time.Duration REACH_TIMEOUT = java.time.Duration.ofSeconds(10);
+
   @ParentCommand private ConformanceCommand parent;
 
   @Spec private CommandSpec spec;
@@ -60,7 +65,7 @@ public final class ConformanceClientCommand implements Callable<Integer> {
   /**
    * Runs the suite and returns its exit status.
    *
-   * @return 0 none FAILED, 1 some FAILED, 2 usage error
+   * @return 0 none FAILED, 1 some FAILED or the server cannot be reached, 2 usage error
    * @throws Exception when interrupted or the report cannot be written
    */
   @Override
@@ -70,6 +75,13 @@ public final class ConformanceClientCommand implements Callable<Integer> {
     suite.check();
     if (insecure) {
       ClientOptions.warnInsecure(io.err());
+    }
+    try {
+      FuzzingClient.checkReachable(url, REACH_TIMEOUT);
+    } catch (IOException e) {
+      io.err().println("wsjava conformance client: cannot connect to " + url + ": "
+          + Main.describe(e));
+      return 1;
     }
     List<String> args = new ArrayList<>(List.of("--url", url.toString(), "--agent", agent,
         "--timeout-scale", Double.toString(suite.timeoutScale)));

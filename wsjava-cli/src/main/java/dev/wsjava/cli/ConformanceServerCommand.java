@@ -13,7 +13,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
@@ -93,10 +92,9 @@ public final class ConformanceServerCommand implements Callable<Integer> {
    * @throws IOException when the address cannot be bound
    */
   public FuzzingServer start() throws IOException {
-    if (port < 0 || port > 65_535) {
-      throw new ParameterException(spec.commandLine(), "--port must be 0 to 65535");
-    }
+    Usage.checkListenPort(spec, "--port", port);
     suite.check();
+    listen.checkResolvable();
     PrintStream stdout = parent.io().out();
     FuzzingServer.Options options = new FuzzingServer.Options(listen.host, port, suite.cases,
         suite.exclude, suite.full, out, suite.settings());

@@ -16,6 +16,7 @@ import java.io.PrintStream;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
@@ -34,7 +35,8 @@ import picocli.CommandLine.ParentCommand;
 /**
  * {@code wsjava connect URL}: a WebSocket client for terminals and pipes, in the manner of
  * websocat. Each stdin line is a message; each received text message is a stdout line. At the end
- * of stdin the client closes with 1000, waits for the server's close and exits 0.
+ * of stdin the client lingers (replies may still be on their way), closes with 1000, waits for the
+ * server's close and exits 0.
  */
 @Command(
     name = "connect",
@@ -45,7 +47,8 @@ import picocli.CommandLine.ParentCommand;
           + " received text messages become stdout lines.",
       "Received binary messages go to stdout as their raw bytes, no newline added (--hex: one"
           + " line of hex each).",
-      "At the end of stdin: close with 1000, wait for the server's close, exit.",
+      "At the end of stdin: wait until the server closes or has sent nothing for --linger, then"
+          + " close with 1000, wait for the server's close, exit.",
       ""
     },
     footer = {
@@ -58,6 +61,8 @@ import picocli.CommandLine.ParentCommand;
 public final class ConnectCommand implements Callable<Integer> {
   /** Longest wait for the connection to open, beyond the handshake timeout, before giving up. */
   private static final long CONNECT_GRACE_SECONDS = 5;
+  /** Longest wait for the socket to close, beyond the close timeout that bounds it already. */
+  private static final long CLOSE_GRACE_MILLIS = 1000;
 
   @ParentCommand private WsjavaCommand parent;
 
@@ -88,6 +93,12 @@ public final class ConnectCommand implements Callable<Integer> {
   @Option(names = "--max-message", paramLabel = "SIZE", defaultValue = "16m",
       converter = Units.SizeConverter.class, description = "Largest message accepted.")
   private long maxMessage;
+
+  @Option(names = "--linger", paramLabel = "DURATION", defaultValue = "1s",
+      description = "After the end of stdin, keep reading until the server closes or has sent"
+          + " nothing for this long, so that replies still on their way arrive; then close."
+          + " 0 closes at once.")
+  private Duration linger;
 
   @Option(names = {"-v", "--verbose"},
       description = "Say on stderr when the connection opens (subprotocol, extensions) and closes.")
@@ -120,6 +131,10 @@ public final class ConnectCommand implements Callable<Integer> {
       } catch (ExecutionException | TimeoutException e) {
         io.err().println("wsjava connect: cannot connect to " + target + ": "
             + (e instanceof TimeoutException ? "timed out" : Main.describe(e)));
+        String hint = ClientOptions.hint(target, e);
+        if (hint != null) {
+          io.err().println("wsjava connect: hint: " + hint);
+        }
         return 1;
       }
       if (verbose) {
@@ -127,14 +142,33 @@ public final class ConnectCommand implements Callable<Integer> {
             + (ws.subprotocol() == null ? "" : ", subprotocol " + ws.subprotocol())
             + ", extensions " + (ws.extensions().isEmpty() ? "none" : String.join(", ", ws.extensions())));
       }
+      WebSocketClosedException closed;
       if (echoes != null) {
-        return exitStatus(echoes.closed.get(), io.err());
+        closed = echoes.closed.get();
+      } else {
+        Thread stdin = new Thread(() -> pumpStdin(io.in(), ws, io.err()), "wsjava-stdin");
+        stdin.setDaemon(true); // a read blocked on a terminal must not keep the process alive
+        stdin.start();
+        closed = receiveUntilClosed(ws, io.out());
       }
-      Thread stdin = new Thread(() -> pumpStdin(io.in(), ws, io.err()), "wsjava-stdin");
-      stdin.setDaemon(true); // a read blocked on a terminal must not keep the process alive
-      stdin.start();
-      WebSocketClosedException closed = receiveUntilClosed(ws, io.out());
+      awaitSocketClosed(ws, config);
       return exitStatus(closed, io.err());
+    }
+  }
+
+  /**
+   * Waits until the connection's socket is closed: the close frame this end owes is written
+   * (RFC 6455 §5.5.1) and the server has closed TCP, or the close timeout has passed. Leaving
+   * before that (closing the client aborts its connections, and the process exits) could cut
+   * off the answer to a close the server started.
+   */
+  private static void awaitSocketClosed(WebSocket ws, WebSocketConfig config)
+      throws InterruptedException {
+    try {
+      ws.closeFuture().get(config.closeTimeout().toMillis() + CLOSE_GRACE_MILLIS,
+          TimeUnit.MILLISECONDS);
+    } catch (ExecutionException | TimeoutException e) {
+      // the close timeout has aborted it, or will: nothing more to wait for
     }
   }
 
@@ -152,6 +186,9 @@ public final class ConnectCommand implements Callable<Integer> {
     }
   }
 
+  /** When the last message arrived ({@link System#nanoTime()}), for {@code --linger}. */
+  private volatile long lastReceivedNanos = System.nanoTime();
+
   /** Prints every message until the connection closes; returns how it closed. */
   private WebSocketClosedException receiveUntilClosed(WebSocket ws, PrintStream out)
       throws InterruptedException {
@@ -163,6 +200,7 @@ public final class ConnectCommand implements Callable<Integer> {
         out.flush();
         return closed;
       }
+      lastReceivedNanos = System.nanoTime();
       switch (m) {
         case Message.Text t -> {
           byte[] utf8 = t.text().getBytes(StandardCharsets.UTF_8);
@@ -221,6 +259,7 @@ public final class ConnectCommand implements Callable<Integer> {
         return;
       }
       sender.flush();
+      linger(ws);
       if (ws.isOpen()) {
         ws.close();
       }
@@ -230,6 +269,29 @@ public final class ConnectCommand implements Callable<Integer> {
       err.println("wsjava connect: reading stdin failed: " + e.getMessage());
       if (ws.isOpen()) {
         ws.close(CloseCodes.GOING_AWAY, "client input failed");
+      }
+    }
+  }
+
+  /**
+   * {@code --linger}: returns once the server has closed, or has sent nothing for the linger
+   * time since the end of stdin or its last message, whichever is later.
+   */
+  private void linger(WebSocket ws) throws InterruptedException {
+    long quietSince = System.nanoTime();
+    while (ws.isOpen()) {
+      long since = Math.max(quietSince, lastReceivedNanos);
+      long left = linger.toNanos() - (System.nanoTime() - since);
+      if (left <= 0) {
+        return;
+      }
+      try {
+        ws.closeFuture().get(left, TimeUnit.NANOSECONDS);
+        return;
+      } catch (TimeoutException e) {
+        // quiet for the time asked, unless a message came meanwhile: look again
+      } catch (ExecutionException e) {
+        return;
       }
     }
   }

@@ -11,6 +11,25 @@ final class ListenAddress {
       description = "Address to listen on; 0.0.0.0 (or ::) for every interface.")
   String host;
 
+  /**
+   * Checks that the address can be resolved, so that a typo says so rather than failing deep in
+   * the server's start.
+   *
+   * @throws java.net.UnknownHostException "cannot resolve host NAME"
+   */
+  void checkResolvable() throws java.net.UnknownHostException {
+    if (everyInterface()) {
+      return;
+    }
+    String bare = host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1)
+        : host;
+    try {
+      java.net.InetAddress.getByName(bare);
+    } catch (java.net.UnknownHostException e) {
+      throw new java.net.UnknownHostException("cannot resolve host " + host);
+    }
+  }
+
   /** Whether the address is a wildcard: every interface. */
   boolean everyInterface() {
     return host.equals("0.0.0.0") || host.equals("::") || host.equals("[::]") || host.isEmpty();

@@ -204,8 +204,10 @@ public final class LoadCommand implements Callable<Integer> {
         opening.get(i).get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
       } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
         opening.get(i).cancel(false);
+        String hint = ClientOptions.hint(target, e);
         stats.error(Kind.CONNECT, 1, () -> "connection " + id + ": "
-            + (e instanceof java.util.concurrent.TimeoutException ? "timed out" : Main.describe(e)));
+            + (e instanceof java.util.concurrent.TimeoutException ? "timed out" : Main.describe(e))
+            + (hint == null ? "" : "; hint: " + hint));
         conns.get(i).connectFailed();
       }
     }

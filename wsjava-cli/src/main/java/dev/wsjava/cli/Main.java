@@ -1,6 +1,7 @@
 package dev.wsjava.cli;
 
 import java.io.PrintWriter;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
@@ -48,6 +49,9 @@ public final class Main {
   public static CommandLine commandLine(Io io) {
     CommandLine cl = new CommandLine(new WsjavaCommand(io));
     cl.registerConverter(Duration.class, new Units.DurationConverter());
+    cl.registerConverter(URI.class, new Usage.UriConverter());
+    cl.setParameterExceptionHandler(Usage::handle);
+    cl.setHelpFactory(WholeWordHelp.FACTORY);
     cl.setCaseInsensitiveEnumValuesAllowed(true);
     cl.setOut(new PrintWriter(io.out(), true, StandardCharsets.UTF_8));
     cl.setErr(new PrintWriter(io.err(), true, StandardCharsets.UTF_8));

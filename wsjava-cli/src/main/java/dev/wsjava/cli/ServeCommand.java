@@ -142,6 +142,8 @@ public final class ServeCommand implements Callable<Integer> {
    */
   public Running start() throws Exception {
     PrintStream err = parent.io().err();
+    Usage.checkListenPort(spec, "--port", port);
+    listen.checkResolvable();
     if (maxMessage < 1 || sendQueue < 1) {
       throw new ParameterException(spec.commandLine(), "--max-message and --send-queue must be positive");
     }
@@ -208,13 +210,15 @@ public final class ServeCommand implements Callable<Integer> {
             spec.commandLine(),
             "--keystore needs --keystore-password (or WSJAVA_KEYSTORE_PASSWORD in the environment)");
       }
-      return TlsContexts.fromPkcs12(keystore, keystorePassword.toCharArray());
+      return TlsContexts.fromPkcs12(Usage.readableFile(spec, "--keystore", keystore),
+          keystorePassword.toCharArray());
     }
     if (certPem != null || keyPem != null) {
       if (certPem == null || keyPem == null) {
         throw new ParameterException(spec.commandLine(), "--cert and --key go together");
       }
-      return TlsContexts.fromPem(certPem, keyPem);
+      return TlsContexts.fromPem(Usage.readableFile(spec, "--cert", certPem),
+          Usage.readableFile(spec, "--key", keyPem));
     }
     return null;
   }

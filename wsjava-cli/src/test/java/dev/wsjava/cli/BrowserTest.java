@@ -18,7 +18,8 @@ import org.junit.jupiter.api.Timeout;
  * {@code --self-signed}), then runs {@code src/test/browser/browser-test.mjs}, which drives Debian's
  * headless Chromium through playwright-core over ws:// and wss:// (echoes of several sizes checked
  * byte for byte, permessage-deflate, chat between two pages, a screenshot each in {@code
- * target/browser/}). Needs {@code /usr/bin/chromium} and {@code node} (20 or newer) with {@code
+ * target/browser/}), then once in a window 420 px wide (every button and the URL chip inside
+ * the window, the chat log clear of the nickname field, by their bounding boxes). Needs {@code /usr/bin/chromium} and {@code node} (20 or newer) with {@code
  * npm}; fails, naming the Debian package, when one is missing.
  */
 @Timeout(value = 10, unit = TimeUnit.MINUTES)
@@ -41,7 +42,7 @@ class BrowserTest {
       Run npm = run(List.of("npm", "ci", "--no-audit", "--no-fund"), OUT.resolve("npm-ci.log"), NPM_MINUTES);
       assertThat(npm.exit()).as("npm ci in %s failed:%n%s", SCRIPT_DIR, npm.output()).isZero();
     }
-    for (String shot : List.of("ws.png", "wss.png")) {
+    for (String shot : List.of("ws.png", "wss.png", "narrow.png")) {
       Files.deleteIfExists(OUT.resolve(shot));
     }
     try (ServeCommand.Running plain = Cli.serve("--port", "0");
@@ -56,6 +57,7 @@ class BrowserTest {
     }
     assertThat(OUT.resolve("ws.png")).isNotEmptyFile();
     assertThat(OUT.resolve("wss.png")).isNotEmptyFile();
+    assertThat(OUT.resolve("narrow.png")).isNotEmptyFile();
   }
 
   private record Run(int exit, String output) {}

@@ -30,6 +30,37 @@ class ConnectCommandTest {
     }
   }
 
+  /**
+   * A server that answers each line 300 ms late: by then the end of stdin has come and gone. The
+   * client lingers (1 s of quiet by default), so both answers arrive; with {@code --linger 0} it
+   * closes at once and they are lost, as they were before there was a linger.
+   */
+  @Test
+  void afterTheEndOfStdinTheClientLingersForTheRepliesOfASlowServer() throws Exception {
+    java.util.concurrent.ScheduledExecutorService later =
+        java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
+    try (WebSocketServer server = WebSocketServer.builder()
+        .bind("127.0.0.1", 0)
+        .websocket("/slow", new WebSocketListener() {
+          @Override
+          public void onText(WebSocket ws, String text) {
+            later.schedule(() -> ws.isOpen() ? ws.sendText("late " + text) : null,
+                300, TimeUnit.MILLISECONDS);
+          }
+        })
+        .start()) {
+      String url = "ws://127.0.0.1:" + server.port() + "/slow";
+      Cli.Result lingered = Cli.run("a\nb\n", "connect", url);
+      assertThat(lingered.exit()).as(lingered.toString()).isZero();
+      assertThat(lingered.out()).isEqualTo("late a\nlate b\n");
+      Cli.Result hasty = Cli.run("a\nb\n", "connect", "--linger", "0", url);
+      assertThat(hasty.exit()).as(hasty.toString()).isZero();
+      assertThat(hasty.out()).isEmpty();
+    } finally {
+      later.shutdownNow();
+    }
+  }
+
   @Test
   void aLastLineWithoutNewlineAndUtf8TextSurviveTheRoundTrip() throws Exception {
     try (ServeCommand.Running server = Cli.serve("--port", "0", "--transport", "blocking")) {
@@ -234,22 +265,14 @@ class ConnectCommandTest {
   void proxyFromEnvTakesTheProxyFromHttpProxy() throws Exception {
     try (ServeCommand.Running server = Cli.serve("--port", "0");
         ConnectProxy proxy = new ConnectProxy()) {
-      ProcessBuilder child = new ProcessBuilder(
-          ProcessHandle.current().info().command().orElseThrow(),
-          "-cp", System.getProperty("java.class.path"), Main.class.getName(),
+      java.util.Map<String, String> env = new java.util.HashMap<>();
+      env.put("http_proxy", "http://127.0.0.1:" + proxy.port());
+      env.put("no_proxy", null);
+      env.put("NO_PROXY", null);
+      Cli.Result r = Cli.child("through the environment\n", env,
           "connect", "--proxy-from-env", "ws://127.0.0.1:" + server.port() + "/echo");
-      child.environment().put("http_proxy", "http://127.0.0.1:" + proxy.port());
-      child.environment().remove("no_proxy");
-      child.environment().remove("NO_PROXY");
-      child.redirectError(ProcessBuilder.Redirect.INHERIT);
-      Process p = child.start();
-      try (var stdin = p.getOutputStream()) {
-        stdin.write("through the environment\n".getBytes(StandardCharsets.UTF_8));
-      }
-      String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-      assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
-      assertThat(p.exitValue()).as(out).isZero();
-      assertThat(out).isEqualTo("through the environment\n");
+      assertThat(r.exit()).as(r.toString()).isZero();
+      assertThat(r.out()).isEqualTo("through the environment\n");
       assertThat(proxy.tunnels()).containsExactly("127.0.0.1:" + server.port());
     }
   }

@@ -169,6 +169,32 @@ public final class FuzzingClient {
   }
 
   /**
+   * Checks that the server can be reached at all (a TCP connection, closed at once), so that a
+   * server that is not there is one clear error rather than every case FAILED.
+   *
+   * @param url the server's URL
+   * @param timeout the longest wait for the connection
+   * @throws IOException saying why it cannot be reached, in words: "Connection refused", "cannot
+   *     resolve host NAME", "timed out after N ms"
+   */
+  public static void checkReachable(URI url, Duration timeout) throws IOException {
+    boolean tls = "wss".equalsIgnoreCase(url.getScheme());
+    int port = url.getPort() >= 0 ? url.getPort() : tls ? 443 : 80;
+    java.net.InetSocketAddress address = new java.net.InetSocketAddress(url.getHost(), port);
+    if (address.isUnresolved()) {
+      throw new java.net.UnknownHostException("cannot resolve host " + url.getHost());
+    }
+    try (java.net.Socket probe = new java.net.Socket()) {
+      probe.connect(address, (int) timeout.toMillis());
+    } catch (java.net.SocketTimeoutException e) {
+      throw new java.net.SocketTimeoutException("timed out after " + timeout.toMillis() + " ms");
+    }
+  }
+
+  /** How long {@link #run(String[], PrintStream, PrintStream)} waits to reach the server. */
+  private static final Duration REACH_TIMEOUT = Duration.ofSeconds(10);
+
+  /**
    * Runs the suite from the command line.
    *
    * @param args see the usage text ({@code --help})
@@ -184,7 +210,8 @@ public final class FuzzingClient {
    * @param args the arguments
    * @param out where the per-case lines and the summary go
    * @param err where usage errors go
-   * @return 0 when nothing FAILED, 1 otherwise, 2 on a usage error
+   * @return 0 when nothing FAILED, 1 when a case FAILED or the server cannot be reached, 2 on a
+   *     usage error
    * @throws InterruptedException when interrupted
    * @throws IOException when the report cannot be written
    */
@@ -212,6 +239,12 @@ public final class FuzzingClient {
       err.println("error: " + e.getMessage());
       err.println(USAGE);
       return 2;
+    }
+    try {
+      checkReachable(options.url(), REACH_TIMEOUT);
+    } catch (IOException e) {
+      err.println("error: cannot connect to " + options.url() + ": " + e.getMessage());
+      return 1;
     }
     List<Result> results = run(options, r -> out.println(r.line()));
     out.println(Report.summary(results));

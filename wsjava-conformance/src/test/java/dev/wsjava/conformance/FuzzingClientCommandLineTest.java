@@ -41,6 +41,21 @@ class FuzzingClientCommandLineTest {
     assertThat(out.toString(StandardCharsets.UTF_8)).contains("--cases");
   }
 
+  /** A server that is not there is one error and exit status 1, not every case FAILED. */
+  @Test
+  void aServerThatIsNotThereIsOneErrorBeforeAnyCase() throws Exception {
+    int port;
+    try (java.net.ServerSocket free = new java.net.ServerSocket(0, 1,
+        java.net.InetAddress.getLoopbackAddress())) {
+      port = free.getLocalPort();
+    }
+    assertThat(run("--url", "ws://127.0.0.1:" + port + "/", "--cases", "1.1.*", "--out",
+        dir.toString())).isEqualTo(1);
+    assertThat(err.toString(StandardCharsets.UTF_8))
+        .isEqualTo("error: cannot connect to ws://127.0.0.1:" + port + "/: Connection refused\n");
+    assertThat(out.toString(StandardCharsets.UTF_8)).isEmpty();
+  }
+
   @Test
   void aPassingServerExitsWithZeroAndLeavesBothReports() throws Exception {
     try (WebSocketServer server = OurEchoServer.start(Transport.NIO, false)) {

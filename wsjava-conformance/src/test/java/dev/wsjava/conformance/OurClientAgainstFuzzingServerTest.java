@@ -21,11 +21,20 @@ import org.junit.jupiter.params.provider.EnumSource;
 /**
  * wsjava's own client, on each transport, against the fuzzing server, driven as the reference
  * suite's drivers do it: getCaseCount, every runCase with an echoing client, updateReports.
+ *
+ * <p>Each case is driven one-shot, as a command-line driver ({@code wsjava connect --echo}) does
+ * it: the process ends as soon as the connection is reported closed. Here the listener aborts the
+ * connection in {@code onClose}, the in-process stand-in for that exit. A driver that lived on
+ * (as this test once did) let a close reply written after {@code onClose} get out later, and
+ * hid a client that reported the close before answering it (RFC 6455 §5.5.1).
  */
 class OurClientAgainstFuzzingServerTest {
 
-  /** Echoes every message, as the fuzzing server expects of the client under test. */
-  private static final WebSocketListener ECHO = new WebSocketListener() {
+  /**
+   * Echoes every message, as the fuzzing server expects of the client under test, and ends the
+   * connection at once when it is reported closed.
+   */
+  private static final WebSocketListener ONE_SHOT_ECHO = new WebSocketListener() {
     @Override
     public void onText(WebSocket ws, String text) {
       ws.sendText(text);
@@ -34,6 +43,11 @@ class OurClientAgainstFuzzingServerTest {
     @Override
     public void onBinary(WebSocket ws, ByteBuffer data) {
       ws.sendBinary(data);
+    }
+
+    @Override
+    public void onClose(WebSocket ws, int code, String reason) {
+      ws.abort(); // a one-shot driver exits here
     }
   };
 
@@ -65,7 +79,7 @@ class OurClientAgainstFuzzingServerTest {
     int cases = Integer.parseInt(((Message.Text) count).text());
     for (int i = 1; i <= cases; i++) {
       URI run = base.resolve("/runCase?case=" + i + "&agent=" + agent);
-      WebSocket ws = client.connect(run, ECHO).get(10, TimeUnit.SECONDS);
+      WebSocket ws = client.connect(run, ONE_SHOT_ECHO).get(10, TimeUnit.SECONDS);
       ws.closeFuture().get(60, TimeUnit.SECONDS);
     }
     client.open(base.resolve("/updateReports?agent=" + agent)).closeFuture()

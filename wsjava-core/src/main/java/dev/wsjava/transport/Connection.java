@@ -666,13 +666,27 @@ public abstract class Connection {
   protected abstract void scheduleCloseTimeout(java.time.Duration timeout);
 
   private void afterEvents() {
-    // onClose is reported when the session closes, not only when the socket does.
+    // A session that closed here queued its close frame (a reply, or the code it failed with):
+    // onClose waits until the transport has written it (closeWritten) or closed the socket.
+    requestFlush();
+  }
+
+  /**
+   * Tells that the session is closed and everything it queued, its close frame included, is
+   * written (for TLS: the records are in the socket): reports {@link ConnectionHandler#onClose}
+   * now, if it was not reported yet. Transports call it from the I/O thread; {@link
+   * #socketClosed()} reports it otherwise. Reported only then, so that an application may end
+   * at once in {@code onClose} (a command-line client exits there) without cutting off the close
+   * frame that RFC 6455 §5.5.1 says to send in reply.
+   */
+  protected final void closeWritten() {
     int code = 0;
     String reason = null;
     ReentrantLock lock = lock();
     lock.lock();
     try {
-      if (session.state() == Session.State.CLOSED && !closeReported && opened) {
+      if (session.state() == Session.State.CLOSED && !session.hasOutbound() && !closeReported
+          && opened) {
         closeReported = true;
         code = session.closeCode();
         reason = session.closeReason();
@@ -683,7 +697,6 @@ public abstract class Connection {
     if (reason != null) {
       handler.onClose(this, code, reason);
     }
-    requestFlush();
   }
 
   /**

@@ -52,7 +52,10 @@ public interface ConnectionHandler {
 
   /**
    * The connection is closed, exactly once: with the peer's code after a close handshake, the code
-   * this end failed with, or 1006 when it ended without a close frame.
+   * this end failed with, or 1006 when it ended without a close frame. Reported once this end's
+   * close frame is written (or the socket closed), never before: a handler may end the process
+   * here without cutting off the reply RFC 6455 §5.5.1 requires. {@link Connection#closed()}
+   * completes after it.
    *
    * @param c the connection
    * @param code the close code

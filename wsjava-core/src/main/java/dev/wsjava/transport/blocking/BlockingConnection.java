@@ -273,8 +273,16 @@ public final class BlockingConnection extends Connection {
     }
     receive(bytes);
     if (sessionClosed()) {
-      // A server has closed by now; a client waits for the server's end of stream, not forever.
+      // A client waits for the server's end of stream, not forever.
       scheduleCloseTimeout(config().closeTimeout());
+      // Our close frame (a reply, or the code we failed with) goes out before the application
+      // hears of the close: it may end the process in onClose. Another thread may be writing it.
+      finishClosingWrite();
+      if (client) {
+        closeWritten();
+      } else {
+        closeSocket(); // RFC 6455 §7.1.1: the server closes TCP first; onClose comes with it
+      }
     }
   }
 

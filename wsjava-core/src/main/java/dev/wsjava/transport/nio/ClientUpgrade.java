@@ -7,6 +7,7 @@ import dev.wsjava.proxy.Tunnel;
 import dev.wsjava.proxy.TunnelException;
 import dev.wsjava.transport.Connection;
 import dev.wsjava.transport.ConnectionHandler;
+import java.io.EOFException;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.SocketTimeoutException;
@@ -265,7 +266,7 @@ final class ClientUpgrade implements Selectable {
     try {
       int n = io.read(buf);
       if (n < 0) {
-        throw new IOException(
+        throw new EOFException(
             "the server closed the connection before answering the WebSocket handshake");
       }
       if (n == 0) {

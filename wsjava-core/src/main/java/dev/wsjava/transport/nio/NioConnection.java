@@ -645,6 +645,7 @@ final class NioConnection extends Connection implements Selectable, Runnable {
         closeRequested = true; // the server closes TCP first (RFC 6455 §7.1.1)
       } else {
         armCloseTimer(config().closeTimeout()); // the client waits for the server's FIN
+        closeWritten(); // our close frame is in the socket: the application may hear of it now
       }
     }
   }
