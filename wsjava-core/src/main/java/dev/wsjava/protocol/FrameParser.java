@@ -245,10 +245,11 @@ public final class FrameParser {
         throw protocolError(
             "RSV bits set on a continuation frame (only a message's first frame may carry them)");
       }
-      if (++fragments > limits.maxFragments()) {
+      if (fragments >= limits.maxFragments()) { // never overflows, even with no cap
         throw new LimitExceededException(
-            CloseCode.MESSAGE_TOO_BIG, "fragment count", fragments, limits.maxFragments());
+            CloseCode.MESSAGE_TOO_BIG, "fragment count", fragments + 1L, limits.maxFragments());
       }
+      fragments++;
     } else {
       if (inMessage) {
         throw protocolError(

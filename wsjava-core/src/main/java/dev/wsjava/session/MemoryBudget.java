@@ -43,11 +43,18 @@ public final class MemoryBudget {
    */
   public static final Duration DEFAULT_STALL_TIMEOUT = Duration.ofSeconds(10);
 
+  /** Evictions are at least a quarter of the stall timeout apart. */
+  private static final int EVICTION_GAP_DIVISOR = 4;
+
+  /** {@link Account#wanted} of a holder that waits for its peer, not for memory. */
+  private static final long STUCK = Long.MAX_VALUE;
+
   private final long capacity;
   private final long stallNanos;
   private final LongSupplier clock;
   private final AtomicLong reserved = new AtomicLong();
   private final Set<Account> stalled = ConcurrentHashMap.newKeySet();
+  private final AtomicLong lastEviction = new AtomicLong();
 
   /**
    * Creates a budget.
@@ -161,9 +168,11 @@ public final class MemoryBudget {
   }
 
   /**
-   * When some account has been stalled for the stall timeout or longer, evicts the account that
-   * holds the most among the stalled ones (not necessarily the one that waited longest): its
-   * {@code onEvict} runs. Transports call this when a stalled connection's timer fires.
+   * When some account has waited for memory for the stall timeout or longer, evicts the account
+   * that holds the most among the stalled and {@linkplain Account#stuck stuck} ones (not
+   * necessarily the one that waited longest): its {@code onEvict} runs. Evictions are at least a
+   * quarter of the stall timeout apart, so that the memory one frees can reach the others first.
+   * Transports call this when a stalled connection's timer fires.
    *
    * @return the evicted account, or null when none was due
    */
@@ -173,15 +182,20 @@ public final class MemoryBudget {
     Account largest = null;
     for (Account a : stalled) {
       long since = a.stalledSince;
-      if (since != 0 && now - since >= stallNanos) {
-        due = true;
+      if (since != 0 && a.wanted != STUCK && now - since >= stallNanos) {
+        due = true; // someone waits for memory, and has waited long enough
       }
       if (largest == null || a.held() > largest.held()) {
         largest = a;
       }
     }
-    if (!due || largest == null || !stalled.remove(largest)) {
-      return null;
+    long last = lastEviction.get();
+    if (!due
+        || largest == null
+        || (last != 0 && now - last < stallNanos / EVICTION_GAP_DIVISOR)
+        || !lastEviction.compareAndSet(last, now == 0 ? 1 : now)
+        || !stalled.remove(largest)) {
+      return null; // one eviction at a time: the memory it frees may be enough for the others
     }
     largest.evicted = true;
     Runnable r = largest.onEvict;
@@ -321,6 +335,28 @@ public final class MemoryBudget {
       MemoryBudget b = budget;
       if (b.capacity - b.reserved.get() >= wanted && b.stalled.remove(this)) {
         onRoom.run(); // memory came back before this stall was seen
+      }
+    }
+
+    /**
+     * Marks this account as a holder that cannot give its memory back on its own for now (its
+     * peer does not read what was sent to it): it never waits for memory, but when others have
+     * waited for memory past the stall timeout, it may be the largest holder and be evicted.
+     *
+     * @param onEvict run when the budget evicts this account; it should drop the connection
+     */
+    public void stuck(Runnable onEvict) {
+      this.wanted = STUCK;
+      this.onRoom = null;
+      this.onEvict = onEvict;
+      budget.stalled.add(this);
+    }
+
+    /** Ends {@link #stuck}: the peer read what it was sent. */
+    public void unstuck() {
+      if (wanted == STUCK) {
+        budget.stalled.remove(this);
+        wanted = 0;
       }
     }
 

@@ -61,6 +61,7 @@ public final class Session {
   private FrameBuffers lender; // for the sending half, once it is made; null: heap buffers
   private MemoryBudget.Account memory; // null: nothing counted
   private long stalledFor; // bytes the last receive() waits for; 0 when it consumed everything
+  private boolean pauseRequested; // receive() returns after the event in progress
 
   private State state = State.OPEN;
 
@@ -210,6 +211,7 @@ public final class Session {
       return;
     }
     stalledFor = 0;
+    pauseRequested = false;
     Inbound reader = inbound;
     if (reader == null) {
       // The first byte since the handshake (or bytes that came with it): only now is there a
@@ -219,7 +221,7 @@ public final class Session {
     FrameParser parser = reader.parser;
     reader.listener = listener;
     try {
-      while (state != State.CLOSED) {
+      while (state != State.CLOSED && !pauseRequested) {
         switch (parser.next(in)) {
           case NEED_MORE -> {
             return;
@@ -253,6 +255,15 @@ public final class Session {
       }
       reader.listener = null;
     }
+  }
+
+  /**
+   * Makes the {@link #receive} in progress return after the event being reported, leaving the
+   * rest of its input unconsumed, to be fed again later: for a listener that wants no more
+   * messages for now (flow control). Outside a receive it does nothing.
+   */
+  public void pause() {
+    pauseRequested = true;
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.wsjava.transport;
 
+import dev.wsjava.session.MemoryBudget;
 import dev.wsjava.session.SessionConfig;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -27,6 +28,8 @@ import java.util.Objects;
  *     closing handshake (a dead peer cannot answer one); {@link Duration#ZERO} for the ping
  *     interval (see {@link #deadPeerTimeout()})
  * @param socket the TCP options of each connection's socket
+ * @param memory the memory budget the connections of one server (or one client) share; one
+ *     instance per server, not per connection
  */
 public record ConnectionConfig(
     SessionConfig session,
@@ -37,7 +40,8 @@ public record ConnectionConfig(
     Duration closeTimeout,
     int readBufferSize,
     Duration pongTimeout,
-    SocketOptions socket) {
+    SocketOptions socket,
+    MemoryBudget memory) {
 
   /** 16 MiB: one maximal message may always be queued, and no slow reader can grow more. */
   public static final long DEFAULT_MAX_QUEUED_BYTES = 16L << 20;
@@ -65,7 +69,8 @@ public record ConnectionConfig(
           DEFAULT_CLOSE_TIMEOUT,
           DEFAULT_READ_BUFFER_SIZE,
           DEFAULT_PONG_TIMEOUT,
-          SocketOptions.DEFAULTS);
+          SocketOptions.DEFAULTS,
+          MemoryBudget.of(0, MemoryBudget.DEFAULT_STALL_TIMEOUT));
 
   /**
    * Checks the configuration.
@@ -79,6 +84,7 @@ public record ConnectionConfig(
    * @param readBufferSize at least 1024
    * @param pongTimeout zero (the ping interval) or positive
    * @param socket not null
+   * @param memory not null
    */
   public ConnectionConfig {
     Objects.requireNonNull(session, "session");
@@ -94,6 +100,47 @@ public record ConnectionConfig(
     }
     notNegative("pongTimeout", pongTimeout);
     Objects.requireNonNull(socket, "socket");
+    Objects.requireNonNull(memory, "memory");
+  }
+
+  /**
+   * Checks a configuration with a memory budget of its own, of the default size.
+   *
+   * @param session the session rules, not null
+   * @param maxQueuedBytes at least 1
+   * @param handshakeTimeout positive
+   * @param idleTimeout zero or positive
+   * @param pingInterval zero or positive
+   * @param closeTimeout positive
+   * @param readBufferSize at least 1024
+   * @param pongTimeout zero (the ping interval) or positive
+   * @param socket not null
+   */
+  public ConnectionConfig(
+      SessionConfig session,
+      long maxQueuedBytes,
+      Duration handshakeTimeout,
+      Duration idleTimeout,
+      Duration pingInterval,
+      Duration closeTimeout,
+      int readBufferSize,
+      Duration pongTimeout,
+      SocketOptions socket) {
+    this(
+        session, maxQueuedBytes, handshakeTimeout, idleTimeout, pingInterval, closeTimeout,
+        readBufferSize, pongTimeout, socket, MemoryBudget.of(0, MemoryBudget.DEFAULT_STALL_TIMEOUT));
+  }
+
+  /**
+   * Returns a copy with another memory budget.
+   *
+   * @param budget the budget the connections share
+   * @return a new config
+   */
+  public ConnectionConfig withMemory(MemoryBudget budget) {
+    return new ConnectionConfig(
+        session, maxQueuedBytes, handshakeTimeout, idleTimeout, pingInterval, closeTimeout,
+        readBufferSize, pongTimeout, socket, budget);
   }
 
   /**

@@ -99,8 +99,28 @@ class MemoryBudgetTest {
     now.addAndGet(Duration.ofSeconds(5).toNanos()); // small has waited 10 s, large 5 s
     assertThat(budget.evictIfStuck()).isSameAs(large);
     assertThat(evicted).containsExactly("large");
+    assertThat(budget.evictIfStuck()).isNull(); // not at once: the freed memory may be enough
+    now.addAndGet(Duration.ofMillis(2500).toNanos());
     assertThat(budget.evictIfStuck()).isSameAs(small); // then the next largest, still stuck
     assertThat(evicted).containsExactly("large", "small");
+  }
+
+  @Test
+  void aHolderStuckOnItsPeerIsEvictedOnlyOnceSomeoneHasWaitedForMemory() {
+    MemoryBudget.Account stuck = budget.open();
+    stuck.charge(3L * G);
+    List<String> evicted = new ArrayList<>();
+    stuck.stuck(() -> evicted.add("stuck"));
+    now.addAndGet(Duration.ofSeconds(60).toNanos());
+    assertThat(budget.evictIfStuck()).isNull(); // nobody needs its memory
+    MemoryBudget.Account waiting = budget.open();
+    waiting.charge(G);
+    waiting.stall(G, () -> evicted.add("room"), () -> evicted.add("waiting"));
+    now.addAndGet(Duration.ofSeconds(10).toNanos());
+    assertThat(budget.evictIfStuck()).isSameAs(stuck);
+    assertThat(evicted).containsExactly("stuck");
+    stuck.releaseAll();
+    assertThat(evicted).containsExactly("stuck", "room");
   }
 
   @Test

@@ -146,6 +146,32 @@ class SessionMemoryTest {
   }
 
   @Test
+  void caseNine31_aMessageOf4MiBIn64ByteFragmentsIsAcceptedByDefault() {
+    byte[] message = random(4 << 20, 6);
+    byte[] wire = fragmented(message, 64, List.of()); // 65,536 frames
+    Session server =
+        new Session(Role.SERVER, SessionConfig.DEFAULTS, List.of());
+    server.receive(ByteBuffer.wrap(wire), events);
+    assertThat(events.failure).isNull();
+    assertThat(events.messages).hasSize(1);
+    assertThat(events.messages.get(0)).isEqualTo(message);
+  }
+
+  @Test
+  void aFragmentCapIsAnOptIn() {
+    byte[] wire = fragmented(random(1000, 7), 10, List.of()); // 100 frames
+    Session server =
+        new Session(
+            Role.SERVER,
+            SessionConfig.DEFAULTS.withLimits(Limits.DEFAULTS.withMaxFragments(99)),
+            List.of());
+    server.receive(ByteBuffer.wrap(wire), events);
+    assertThat(events.failure).isNotNull();
+    assertThat(events.failure.closeCode()).isEqualTo(1009);
+    assertThat(events.failure.getMessage()).contains("fragment count").contains("100");
+  }
+
+  @Test
   void aSmallMessageInOneReadChargesNothing() {
     Session server = server(List.of());
     byte[] wire = fragmented(random(100, 5), 100, List.of());
