@@ -43,6 +43,10 @@ import java.util.Objects;
  *     connections that need more stop being read (TCP slows their peers) until memory comes back
  * @param memoryStallTimeout how long a connection may wait for the spent memory budget before the
  *     largest holder among the waiting connections is closed (1008)
+ * @param minProgressBytes the slow-trickle rule, beside the handshake timeout: while a frame or
+ *     message is incomplete the peer must send at least this many bytes per {@code progressWindow},
+ *     or it is closed (1008); 0 turns the rule off
+ * @param progressWindow the window of that rule
  */
 public record WebSocketConfig(
     Transport transport,
@@ -62,7 +66,9 @@ public record WebSocketConfig(
     int socketReceiveBuffer,
     boolean tcpNoDelay,
     long memoryBudget,
-    Duration memoryStallTimeout) {
+    Duration memoryStallTimeout,
+    long minProgressBytes,
+    Duration progressWindow) {
 
   /** The read size of a server, and of a blocking client: a 64 KiB message in one read. */
   public static final int DEFAULT_READ_BUFFER_SIZE = ConnectionConfig.DEFAULT_READ_BUFFER_SIZE;
@@ -97,6 +103,8 @@ public record WebSocketConfig(
    * @param tcpNoDelay whether Nagle's algorithm is off
    * @param memoryBudget 0 (a quarter of the maximum heap) or at least 64 KiB
    * @param memoryStallTimeout positive
+   * @param minProgressBytes zero or positive
+   * @param progressWindow positive
    */
   public WebSocketConfig {
     Objects.requireNonNull(transport, "transport");
@@ -106,6 +114,7 @@ public record WebSocketConfig(
       throw new IllegalArgumentException("eventLoops must not be negative: " + eventLoops);
     }
     EventLoopGroup.checkSpin(eventLoopSpin);
+    new ConnectionConfig.Progress(progressWindow, minProgressBytes); // checks both
     if (memoryBudget != 0) {
       new MemoryBudget(memoryBudget, memoryStallTimeout, System::nanoTime); // checks both
     } else {
@@ -144,7 +153,9 @@ public record WebSocketConfig(
         0,
         true,
         0,
-        MemoryBudget.DEFAULT_STALL_TIMEOUT);
+        MemoryBudget.DEFAULT_STALL_TIMEOUT,
+        ConnectionConfig.Progress.DEFAULT_MIN_BYTES,
+        ConnectionConfig.Progress.DEFAULT_WINDOW);
   }
 
   /**
@@ -182,7 +193,8 @@ public record WebSocketConfig(
         readBufferSize == 0 ? defaultRead : readBufferSize,
         pongTimeout,
         new ConnectionConfig.SocketOptions(socketSendBuffer, socketReceiveBuffer, tcpNoDelay),
-        MemoryBudget.of(memoryBudget, memoryStallTimeout)); // one per server or client instance
+        MemoryBudget.of(memoryBudget, memoryStallTimeout), // one per server or client instance
+        new ConnectionConfig.Progress(progressWindow, minProgressBytes));
   }
 
   /** Builds a {@link WebSocketConfig}; each setter replaces one component. Not thread-safe. */
@@ -205,6 +217,8 @@ public record WebSocketConfig(
     private boolean tcpNoDelay;
     private long memoryBudget;
     private Duration memoryStallTimeout;
+    private long minProgressBytes;
+    private Duration progressWindow;
 
     private Builder(WebSocketConfig c) {
       transport = c.transport;
@@ -225,6 +239,23 @@ public record WebSocketConfig(
       tcpNoDelay = c.tcpNoDelay;
       memoryBudget = c.memoryBudget;
       memoryStallTimeout = c.memoryStallTimeout;
+      minProgressBytes = c.minProgressBytes;
+      progressWindow = c.progressWindow;
+    }
+
+    /**
+     * Sets the slow-trickle rule: while a frame or a message is incomplete, the peer must send at
+     * least {@code minBytes} in every {@code window}, or it is closed with 1008. The default is 30
+     * KiB per 30 s.
+     *
+     * @param minBytes bytes per window; 0 turns the rule off
+     * @param window positive
+     * @return this builder
+     */
+    public Builder minProgress(long minBytes, Duration window) {
+      minProgressBytes = minBytes;
+      progressWindow = window;
+      return this;
     }
 
     /**
@@ -434,7 +465,8 @@ public record WebSocketConfig(
       return new WebSocketConfig(
           transport, limits, deflate, subprotocols, maxQueuedBytes, handshakeTimeout, idleTimeout,
           pingInterval, closeTimeout, readBufferSize, eventLoops, eventLoopSpin, pongTimeout, socketSendBuffer,
-          socketReceiveBuffer, tcpNoDelay, memoryBudget, memoryStallTimeout);
+          socketReceiveBuffer, tcpNoDelay, memoryBudget, memoryStallTimeout, minProgressBytes,
+          progressWindow);
     }
   }
 }

@@ -455,6 +455,31 @@ class HardeningTest {
 
   @ParameterizedTest(name = "{0}")
   @EnumSource(Transport.class)
+  void aPeerThatOpensALargeFrameAndStopsSendingIsClosedAfterOneProgressWindow(Transport t)
+      throws Exception {
+    start(base(t).minProgress(64 * 1024, Duration.ofSeconds(1)).build());
+    long started = System.nanoTime();
+    try (Socket s = connect()) {
+      assertThat(upgrade(s, "")).startsWith("HTTP/1.1 101");
+      OutputStream out = s.getOutputStream();
+      out.write(0x82); // a final binary frame
+      out.write(0x80 | 127);
+      for (int i = 7; i >= 0; i--) {
+        out.write((int) ((16L << 20) >>> (8 * i))); // announcing 16 MiB
+      }
+      out.write(new byte[] {1, 2, 3, 4}); // the mask
+      out.write(new byte[100]); // and then hardly anything
+      out.flush();
+      Frame close = readUntilClose(s.getInputStream());
+      assertThat(close.closeCode()).isEqualTo(1008);
+      assertThat(new String(close.payload(), 2, close.payload().length - 2, StandardCharsets.UTF_8))
+          .startsWith("too slow");
+    }
+    assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(8));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @EnumSource(Transport.class)
   void aHundredThousandOneByteFragmentsHitAnOptInFragmentCap(Transport t) throws Exception {
     // The defaults accept any fragmentation within the size limit (a message costs its bytes);
     // a cap on frames per message is an opt-in.

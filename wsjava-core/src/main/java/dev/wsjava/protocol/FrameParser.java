@@ -329,6 +329,16 @@ public final class FrameParser {
   }
 
   /**
+   * Returns whether the input stopped inside something: a header, a payload, or a fragmented
+   * message between its frames.
+   *
+   * @return false only at a message boundary
+   */
+  public boolean midMessage() {
+    return headerFill > 0 || (inPayload && payloadLeft > 0) || inMessage;
+  }
+
+  /**
    * Returns the current header as a value (allocates; for tests and diagnostics).
    *
    * @return the header most recently reported by {@link Event#HEADER}

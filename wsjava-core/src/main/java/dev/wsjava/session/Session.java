@@ -258,6 +258,15 @@ public final class Session {
   }
 
   /**
+   * Returns whether the bytes received so far stop inside a frame or a fragmented message.
+   *
+   * @return false at a message boundary (and before anything arrived)
+   */
+  public boolean midMessage() {
+    return inbound != null && state != State.CLOSED && inbound.parser.midMessage();
+  }
+
+  /**
    * Makes the {@link #receive} in progress return after the event being reported, leaving the
    * rest of its input unconsumed, to be fed again later: for a listener that wants no more
    * messages for now (flow control). Outside a receive it does nothing.

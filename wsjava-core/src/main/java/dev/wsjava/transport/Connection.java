@@ -61,6 +61,8 @@ public abstract class Connection {
   private long outboundCharged;
   /** Reading waits until the outbound queue is empty ({@link #pauseReadingUntilSent()}). */
   private boolean drainPause;
+  /** The slow-trickle rule, made when a read first ends inside a message; reading thread only. */
+  private ProgressWatch progress;
   private volatile long lastReceiveNanos = System.nanoTime();
 
   private record Pending(long target, CompletableFuture<Void> future) {}
@@ -430,8 +432,11 @@ public abstract class Connection {
    *     #setPaused} lifts the pause
    */
   protected final boolean receive(ByteBuffer in) {
-    lastReceiveNanos = System.nanoTime();
+    long now = System.nanoTime();
+    lastReceiveNanos = now;
+    int before = in.remaining();
     long stalled;
+    boolean midMessage;
     ReentrantLock lock = lock();
     lock.lock();
     try {
@@ -445,10 +450,14 @@ public abstract class Connection {
       session.receive(in, events());
       chargeOutbound();
       stalled = session.stalledFor();
+      midMessage = session.midMessage();
     } finally {
       lock.unlock();
     }
     afterEvents();
+    if (midMessage || progress != null) {
+      watchProgress(now, before - in.remaining(), midMessage);
+    }
     if (stalled > 0) {
       setPaused(PAUSE_MEMORY, true);
       memory.stall(
@@ -459,6 +468,58 @@ public abstract class Connection {
     }
     memory.progressed();
     return !in.hasRemaining();
+  }
+
+  /** Applies the slow-trickle rule to a read; asks the transport for a timer while it watches. */
+  private void watchProgress(long now, long bytes, boolean midMessage) {
+    ProgressWatch p = progress;
+    if (p == null) {
+      ConnectionConfig.Progress rule = config.progress();
+      if (rule.minBytes() == 0) {
+        return;
+      }
+      p = progress = new ProgressWatch(rule.window().toNanos(), rule.minBytes());
+    }
+    String slow = p.received(now, bytes, midMessage);
+    if (slow != null) {
+      closeForTimeout(CloseCode.POLICY_VIOLATION, slow);
+    } else if (p.watching()) {
+      armProgressTimer(p.windowEnd());
+    }
+  }
+
+  /**
+   * Asks for {@link #progressDue} to be called on the reading thread at {@code deadlineNanos} (a
+   * {@link System#nanoTime()} value), unless such a call is pending: a read ended inside a
+   * message. The default does nothing.
+   *
+   * @param deadlineNanos when the current window ends
+   */
+  protected void armProgressTimer(long deadlineNanos) {}
+
+  /**
+   * Checks the slow-trickle rule when no byte came (a transport's timer, on the reading thread):
+   * a peer that sent too little within the window while a message is incomplete is closed (1008).
+   *
+   * @param paused whether this end is not reading now (the window then starts anew)
+   * @return the next deadline while the rule still watches, or 0
+   */
+  protected final long progressDue(boolean paused) {
+    ProgressWatch p = progress;
+    if (p == null || !p.watching()) {
+      return 0;
+    }
+    long now = System.nanoTime();
+    if (paused) {
+      p.restart(now);
+      return p.windowEnd();
+    }
+    String slow = p.check(now);
+    if (slow != null) {
+      closeForTimeout(CloseCode.POLICY_VIOLATION, slow);
+      return 0;
+    }
+    return p.windowEnd();
   }
 
   /**

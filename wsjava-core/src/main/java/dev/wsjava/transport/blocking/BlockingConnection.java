@@ -14,6 +14,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.net.Socket;
 import java.net.SocketAddress;
+import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.Arrays;
@@ -217,6 +218,10 @@ public final class BlockingConnection extends Connection {
     while (!closing.get()) {
       if (pausedBy != 0) {
         awaitResumed();
+        long next = progressDue(true); // the pause was not the peer's fault: a new window
+        if (next != 0) {
+          setReadTimeout(next);
+        }
         continue;
       }
       if (held != null) {
@@ -224,7 +229,15 @@ public final class BlockingConnection extends Connection {
         held = received(again) ? null : again;
         continue;
       }
-      int n = in.read(buffer);
+      int n;
+      try {
+        n = in.read(buffer);
+      } catch (SocketTimeoutException slow) {
+        long next = progressDue(false); // a read timed only while a message is incomplete
+        watchedUntil = 0;
+        setReadTimeout(next);
+        continue;
+      }
       reportTimedOut();
       if (n < 0) {
         Exception error = writeError != null ? writeError : deadPeer;
@@ -245,6 +258,38 @@ public final class BlockingConnection extends Connection {
       } else if (n < small.length) {
         buffer = small;
       }
+    }
+  }
+
+  /** When the read timeout of the slow-trickle rule ends; 0 while reads are not timed. */
+  private long watchedUntil;
+
+  @Override
+  protected void armProgressTimer(long deadlineNanos) {
+    if (Thread.currentThread() == reader && watchedUntil != deadlineNanos) {
+      setReadTimeout(deadlineNanos);
+    }
+  }
+
+  /**
+   * Times the reads while a message is incomplete (a timed read costs a timer per read on a
+   * virtual thread: only then), so that a peer that sends nothing more is judged at the window's
+   * end; untimed again at a message boundary.
+   */
+  private void setReadTimeout(long deadlineNanos) {
+    try {
+      if (deadlineNanos == 0) {
+        if (watchedUntil != 0) {
+          watchedUntil = 0;
+          socket.setSoTimeout(0);
+        }
+        return;
+      }
+      watchedUntil = deadlineNanos;
+      long ms = Math.max(1, (deadlineNanos - System.nanoTime()) / 1_000_000 + 1);
+      socket.setSoTimeout((int) Math.min(Integer.MAX_VALUE, ms));
+    } catch (IOException e) {
+      // the socket is closing: the read fails on its own
     }
   }
 

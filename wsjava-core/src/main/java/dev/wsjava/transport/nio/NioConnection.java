@@ -109,6 +109,8 @@ final class NioConnection extends Connection implements Selectable, Runnable {
   private ByteBuffer held;
   /** Whether the memory stall timer is armed. */
   private boolean stallTimerArmed;
+  /** Whether the slow-trickle timer is armed. */
+  private boolean progressTimerArmed;
   private boolean closed;
   private boolean sessionFinished;
   private boolean peerEnded; // end of stream came while our close answer still waited to be written
@@ -494,6 +496,23 @@ final class NioConnection extends Connection implements Selectable, Runnable {
     if (now == 0 && (held != null || hasBufferedInput())) {
       loop.execute(this::onReadable);
     }
+  }
+
+  @Override
+  protected void armProgressTimer(long deadlineNanos) {
+    if (progressTimerArmed || closed) {
+      return;
+    }
+    progressTimerArmed = true;
+    loop.scheduleAt(deadlineNanos, () -> {
+      progressTimerArmed = false;
+      if (!closed) {
+        long next = progressDue(readPaused());
+        if (next != 0) {
+          armProgressTimer(next);
+        }
+      }
+    });
   }
 
   /**
