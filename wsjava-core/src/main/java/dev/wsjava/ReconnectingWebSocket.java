@@ -449,6 +449,17 @@ final class ReconnectingWebSocket implements WebSocket {
   }
 
   @Override
+  public void pauseReadingUntilSent() {
+    WebSocketImpl ws;
+    synchronized (lock) {
+      ws = current;
+    }
+    if (ws != null) {
+      ws.pauseReadingUntilSent();
+    }
+  }
+
+  @Override
   public long queuedBytes() {
     WebSocketImpl ws;
     synchronized (lock) {

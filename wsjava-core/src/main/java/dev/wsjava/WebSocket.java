@@ -145,6 +145,17 @@ public interface WebSocket {
   boolean isOpen();
 
   /**
+   * Flow control that slows a peer rather than cutting it off: stops reading this connection
+   * until everything queued to send so far has been written, then resumes by itself. Called from
+   * a listener's event, the rest of what was already read waits too, so no further message
+   * arrives before the queue drains. A handler that answers each message (an echo, a relay) calls
+   * it when {@link #queuedBytes()} grows large: a peer that does not read its answers then meets
+   * TCP backpressure on its sends, and gets every answer once it reads, instead of this end
+   * failing sends with {@link SendQueueFullException}. Does nothing when nothing is queued.
+   */
+  void pauseReadingUntilSent();
+
+  /**
    * Returns the bytes queued for sending and not yet written.
    *
    * @return the outbound queue's size

@@ -2,6 +2,7 @@ package dev.wsjava;
 
 import dev.wsjava.extension.PerMessageDeflate;
 import dev.wsjava.protocol.Limits;
+import dev.wsjava.session.MemoryBudget;
 import dev.wsjava.session.SessionConfig;
 import dev.wsjava.transport.ConnectionConfig;
 import dev.wsjava.transport.nio.EventLoopGroup;
@@ -36,6 +37,16 @@ import java.util.Objects;
  * @param socketSendBuffer each socket's {@code SO_SNDBUF} in bytes; 0 for the OS default
  * @param socketReceiveBuffer each socket's {@code SO_RCVBUF} in bytes; 0 for the OS default
  * @param tcpNoDelay {@code TCP_NODELAY}: frames go out at once rather than wait to be coalesced
+ * @param memoryBudget bytes one server (or one client instance) may hold for all its peers
+ *     together: messages being assembled or inflated, outbound queues past their first 64 KiB, HTTP
+ *     bodies (see docs/MEMORY.md); 0 for a quarter of the JVM's maximum heap. When it is spent,
+ *     connections that need more stop being read (TCP slows their peers) until memory comes back
+ * @param memoryStallTimeout how long a connection may wait for the spent memory budget before the
+ *     largest holder among the waiting connections is closed (1008)
+ * @param minProgressBytes the slow-trickle rule, beside the handshake timeout: while a frame or
+ *     message is incomplete the peer must send at least this many bytes per {@code progressWindow},
+ *     or it is closed (1008); 0 turns the rule off
+ * @param progressWindow the window of that rule
  */
 public record WebSocketConfig(
     Transport transport,
@@ -53,7 +64,11 @@ public record WebSocketConfig(
     Duration pongTimeout,
     int socketSendBuffer,
     int socketReceiveBuffer,
-    boolean tcpNoDelay) {
+    boolean tcpNoDelay,
+    long memoryBudget,
+    Duration memoryStallTimeout,
+    long minProgressBytes,
+    Duration progressWindow) {
 
   /** The read size of a server, and of a blocking client: a 64 KiB message in one read. */
   public static final int DEFAULT_READ_BUFFER_SIZE = ConnectionConfig.DEFAULT_READ_BUFFER_SIZE;
@@ -86,6 +101,10 @@ public record WebSocketConfig(
    * @param socketSendBuffer zero (OS default) or positive
    * @param socketReceiveBuffer zero (OS default) or positive
    * @param tcpNoDelay whether Nagle's algorithm is off
+   * @param memoryBudget 0 (a quarter of the maximum heap) or at least 64 KiB
+   * @param memoryStallTimeout positive
+   * @param minProgressBytes zero or positive
+   * @param progressWindow positive
    */
   public WebSocketConfig {
     Objects.requireNonNull(transport, "transport");
@@ -95,6 +114,12 @@ public record WebSocketConfig(
       throw new IllegalArgumentException("eventLoops must not be negative: " + eventLoops);
     }
     EventLoopGroup.checkSpin(eventLoopSpin);
+    new ConnectionConfig.Progress(progressWindow, minProgressBytes); // checks both
+    if (memoryBudget != 0) {
+      new MemoryBudget(memoryBudget, memoryStallTimeout, System::nanoTime); // checks both
+    } else {
+      MemoryBudget.of(0, memoryStallTimeout);
+    }
     // The transport config checks the rest, with the same messages for both.
     new ConnectionConfig(
         SessionConfig.DEFAULTS, maxQueuedBytes, handshakeTimeout, idleTimeout, pingInterval,
@@ -126,7 +151,11 @@ public record WebSocketConfig(
         ConnectionConfig.DEFAULT_PONG_TIMEOUT,
         0,
         0,
-        true);
+        true,
+        0,
+        MemoryBudget.DEFAULT_STALL_TIMEOUT,
+        ConnectionConfig.Progress.DEFAULT_MIN_BYTES,
+        ConnectionConfig.Progress.DEFAULT_WINDOW);
   }
 
   /**
@@ -163,7 +192,9 @@ public record WebSocketConfig(
         closeTimeout,
         readBufferSize == 0 ? defaultRead : readBufferSize,
         pongTimeout,
-        new ConnectionConfig.SocketOptions(socketSendBuffer, socketReceiveBuffer, tcpNoDelay));
+        new ConnectionConfig.SocketOptions(socketSendBuffer, socketReceiveBuffer, tcpNoDelay),
+        MemoryBudget.of(memoryBudget, memoryStallTimeout), // one per server or client instance
+        new ConnectionConfig.Progress(progressWindow, minProgressBytes));
   }
 
   /** Builds a {@link WebSocketConfig}; each setter replaces one component. Not thread-safe. */
@@ -184,6 +215,10 @@ public record WebSocketConfig(
     private int socketSendBuffer;
     private int socketReceiveBuffer;
     private boolean tcpNoDelay;
+    private long memoryBudget;
+    private Duration memoryStallTimeout;
+    private long minProgressBytes;
+    private Duration progressWindow;
 
     private Builder(WebSocketConfig c) {
       transport = c.transport;
@@ -202,6 +237,49 @@ public record WebSocketConfig(
       socketSendBuffer = c.socketSendBuffer;
       socketReceiveBuffer = c.socketReceiveBuffer;
       tcpNoDelay = c.tcpNoDelay;
+      memoryBudget = c.memoryBudget;
+      memoryStallTimeout = c.memoryStallTimeout;
+      minProgressBytes = c.minProgressBytes;
+      progressWindow = c.progressWindow;
+    }
+
+    /**
+     * Sets the slow-trickle rule: while a frame or a message is incomplete, the peer must send at
+     * least {@code minBytes} in every {@code window}, or it is closed with 1008. The default is 30
+     * KiB per 30 s.
+     *
+     * @param minBytes bytes per window; 0 turns the rule off
+     * @param window positive
+     * @return this builder
+     */
+    public Builder minProgress(long minBytes, Duration window) {
+      minProgressBytes = minBytes;
+      progressWindow = window;
+      return this;
+    }
+
+    /**
+     * Sets the memory budget one server (or one client instance) shares among all its
+     * connections: see {@link WebSocketConfig#memoryBudget()} and docs/MEMORY.md.
+     *
+     * @param bytes at least 64 KiB, or 0 for a quarter of the JVM's maximum heap (the default)
+     * @return this builder
+     */
+    public Builder memoryBudget(long bytes) {
+      memoryBudget = bytes;
+      return this;
+    }
+
+    /**
+     * Sets how long a connection may wait for the spent memory budget before the largest holder
+     * among the waiting connections is closed with 1008.
+     *
+     * @param value positive; the default is 10 seconds
+     * @return this builder
+     */
+    public Builder memoryStallTimeout(Duration value) {
+      memoryStallTimeout = value;
+      return this;
     }
 
     /**
@@ -387,7 +465,8 @@ public record WebSocketConfig(
       return new WebSocketConfig(
           transport, limits, deflate, subprotocols, maxQueuedBytes, handshakeTimeout, idleTimeout,
           pingInterval, closeTimeout, readBufferSize, eventLoops, eventLoopSpin, pongTimeout, socketSendBuffer,
-          socketReceiveBuffer, tcpNoDelay);
+          socketReceiveBuffer, tcpNoDelay, memoryBudget, memoryStallTimeout, minProgressBytes,
+          progressWindow);
     }
   }
 }

@@ -297,6 +297,11 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
   }
 
   @Override
+  public void pauseReadingUntilSent() {
+    conn().pauseReadingUntilSent();
+  }
+
+  @Override
   public long queuedBytes() {
     return conn().queuedBytes();
   }

@@ -455,8 +455,35 @@ class HardeningTest {
 
   @ParameterizedTest(name = "{0}")
   @EnumSource(Transport.class)
-  void aHundredThousandOneByteFragmentsHitTheFragmentLimit(Transport t) throws Exception {
-    start(base(t).build()); // defaults: at most 65,536 fragments per message
+  void aPeerThatOpensALargeFrameAndStopsSendingIsClosedAfterOneProgressWindow(Transport t)
+      throws Exception {
+    start(base(t).minProgress(64 * 1024, Duration.ofSeconds(1)).build());
+    long started = System.nanoTime();
+    try (Socket s = connect()) {
+      assertThat(upgrade(s, "")).startsWith("HTTP/1.1 101");
+      OutputStream out = s.getOutputStream();
+      out.write(0x82); // a final binary frame
+      out.write(0x80 | 127);
+      for (int i = 7; i >= 0; i--) {
+        out.write((int) ((16L << 20) >>> (8 * i))); // announcing 16 MiB
+      }
+      out.write(new byte[] {1, 2, 3, 4}); // the mask
+      out.write(new byte[100]); // and then hardly anything
+      out.flush();
+      Frame close = readUntilClose(s.getInputStream());
+      assertThat(close.closeCode()).isEqualTo(1008);
+      assertThat(new String(close.payload(), 2, close.payload().length - 2, StandardCharsets.UTF_8))
+          .startsWith("too slow");
+    }
+    assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(8));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @EnumSource(Transport.class)
+  void aHundredThousandOneByteFragmentsHitAnOptInFragmentCap(Transport t) throws Exception {
+    // The defaults accept any fragmentation within the size limit (a message costs its bytes);
+    // a cap on frames per message is an opt-in.
+    start(base(t).limits(dev.wsjava.protocol.Limits.DEFAULTS.withMaxFragments(65_536)).build());
     int fragments = 100_000;
     long heapBefore = settledHeap();
     HeapWatch heap = new HeapWatch();
@@ -476,7 +503,7 @@ class HardeningTest {
         }
       });
       Frame close = readUntilClose(s.getInputStream());
-      assertThat(close.closeCode()).as("our defaults refuse it: 100,000 > 65,536 fragments").isEqualTo(1009);
+      assertThat(close.closeCode()).as("the cap refuses it: 100,000 > 65,536 fragments").isEqualTo(1009);
       assertThat(endsSoon(s.getInputStream())).isTrue();
       writer.join(Duration.ofSeconds(10));
       long growth = heap.stop() - heapBefore;

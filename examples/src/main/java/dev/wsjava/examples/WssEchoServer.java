@@ -32,12 +32,29 @@ public final class WssEchoServer {
         .bind("localhost", port)
         .tls(TlsContexts.fromPkcs12(store, "changeit".toCharArray()))
         .websocket("/echo", new WebSocketListener() {
-          @Override public void onText(WebSocket ws, String text) { ws.sendText(text); }
-          @Override public void onBinary(WebSocket ws, ByteBuffer data) { ws.sendBinary(data); }
+          @Override public void onText(WebSocket ws, String text) {
+            ws.sendText(text);
+            slowDownIfBehind(ws);
+          }
+
+          @Override public void onBinary(WebSocket ws, ByteBuffer data) {
+            ws.sendBinary(data);
+            slowDownIfBehind(ws);
+          }
         })
         .start();
     System.out.println("echo at wss://localhost:" + server.port() + "/echo (key store " + store + ")");
     Thread.currentThread().join();
+  }
+
+  /**
+   * Flow control: a client that sends faster than it reads its echoes is slowed down by TCP, not
+   * cut off. Once 256 KiB of echoes wait, this connection is not read until they are written.
+   */
+  static void slowDownIfBehind(WebSocket ws) {
+    if (ws.queuedBytes() >= 256 * 1024) {
+      ws.pauseReadingUntilSent();
+    }
   }
 
   /** Makes a development certificate for localhost with keytool; never use one in production. */

@@ -183,6 +183,12 @@ final class ChatRoom implements WebSocketListener {
           }
           mailboxBytes -= sizes.poll();
         }
+        if (ws.queuedBytes() > bound) {
+          // The connection's queue may be larger (the echo route needs room for a largest
+          // message); a chat member is held to the send queue bound.
+          drop("too slow: the send queue is full");
+          return;
+        }
         CompletableFuture<Void> sent;
         try {
           sent = message instanceof String s ? ws.sendText(s) : ws.sendBinary((byte[]) message);

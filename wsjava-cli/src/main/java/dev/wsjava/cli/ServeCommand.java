@@ -98,6 +98,18 @@ public final class ServeCommand implements Callable<Integer> {
       description = "Bytes that may wait to be sent to one client.")
   private long sendQueue;
 
+  @Option(names = "--memory-budget", paramLabel = "SIZE", defaultValue = "0",
+      converter = Units.SizeConverter.class,
+      description = "Memory all clients together may make the server hold (messages being read,"
+          + " send queues); 0 for a quarter of the maximum heap. When it is spent, clients that"
+          + " need more are not read until memory comes back.")
+  private long memoryBudget;
+
+  @Option(names = "--memory-stall-timeout", paramLabel = "DURATION", defaultValue = "10s",
+      description = "How long a client may wait for the spent memory budget before the largest"
+          + " holder is closed (1008).")
+  private Duration memoryStallTimeout;
+
   @Option(names = "--idle-timeout", paramLabel = "DURATION", defaultValue = "0",
       description = "Close (1001) a connection quiet this long; 0 for never.")
   private Duration idleTimeout;
@@ -152,9 +164,12 @@ public final class ServeCommand implements Callable<Integer> {
             .transport(transport)
             .limits(Units.messagesUpTo(maxMessage))
             .deflate(noDeflate ? null : PerMessageDeflate.defaults())
-            .maxQueuedBytes(sendQueue)
+            // The echo pauses reading at its high-water mark; a largest message must fit above it.
+            .maxQueuedBytes(Math.max(sendQueue, maxMessage + EchoListener.HIGH_WATER))
             .idleTimeout(idleTimeout)
             .pingInterval(pingInterval)
+            .memoryBudget(memoryBudget)
+            .memoryStallTimeout(memoryStallTimeout)
             .build();
     SelfSignedCertificate generated = selfSigned ? SelfSignedCertificate.create() : null;
     SSLContext tls = tls(generated);

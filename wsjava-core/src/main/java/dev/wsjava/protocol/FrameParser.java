@@ -116,6 +116,30 @@ public final class FrameParser {
     return readHeader(in);
   }
 
+  /**
+   * Gives back the last {@code n} bytes of the payload chunk just reported: they go back into
+   * {@code in} (masked again, as they arrived) and the next {@link #next} reports them anew. For a
+   * reader that could not take all of a chunk now (it waits for memory) and will feed the same
+   * buffer again later.
+   *
+   * @param in the buffer of the last {@link Event#PAYLOAD}, not moved since
+   * @param n how many of the chunk's last bytes to give back, at most its length
+   */
+  public void giveBack(ByteBuffer in, int n) {
+    if (n <= 0) {
+      return;
+    }
+    int start = in.position() - n;
+    if (masked) {
+      int index = (maskIndex - n) & 3;
+      Masking.mask(in, start, n, maskKey, index); // XOR again: the bytes are masked as they came
+      maskIndex = index;
+    }
+    in.position(start);
+    payloadLeft += n;
+    inPayload = true;
+  }
+
   private Event readHeader(ByteBuffer in) throws ProtocolException {
     int need;
     if (headerFill == 0 && in.remaining() >= 2) {
@@ -221,10 +245,11 @@ public final class FrameParser {
         throw protocolError(
             "RSV bits set on a continuation frame (only a message's first frame may carry them)");
       }
-      if (++fragments > limits.maxFragments()) {
+      if (fragments >= limits.maxFragments()) { // never overflows, even with no cap
         throw new LimitExceededException(
-            CloseCode.MESSAGE_TOO_BIG, "fragment count", fragments, limits.maxFragments());
+            CloseCode.MESSAGE_TOO_BIG, "fragment count", fragments + 1L, limits.maxFragments());
       }
+      fragments++;
     } else {
       if (inMessage) {
         throw protocolError(
@@ -301,6 +326,16 @@ public final class FrameParser {
    */
   public long payloadRemaining() {
     return payloadLeft;
+  }
+
+  /**
+   * Returns whether the input stopped inside something: a header, a payload, or a fragmented
+   * message between its frames.
+   *
+   * @return false only at a message boundary
+   */
+  public boolean midMessage() {
+    return headerFill > 0 || (inPayload && payloadLeft > 0) || inMessage;
   }
 
   /**

@@ -7,7 +7,8 @@ package dev.wsjava.protocol;
  * @param maxFramePayload largest payload of a single frame, in bytes, as announced in its header
  * @param maxMessageSize largest message, in bytes, after any extension decoded it (so it bounds
  *     inflated size too)
- * @param maxFragments most frames one fragmented message may have
+ * @param maxFragments most frames one fragmented message may have; {@link Integer#MAX_VALUE} (the
+ *     default) for no cap
  */
 public record Limits(long maxFramePayload, long maxMessageSize, int maxFragments) {
 
@@ -24,10 +25,13 @@ public record Limits(long maxFramePayload, long maxMessageSize, int maxFragments
   public static final long DEFAULT_MAX_MESSAGE_SIZE = 16L << 20;
 
   /**
-   * 65,536: allows a 4 MiB message in 64-byte fragments (a case conformance suites send) while
-   * bounding the per-frame work one message can cause.
+   * No cap ({@link Integer#MAX_VALUE}): a message costs its bytes, not its frames. Every frame's
+   * header is bytes the peer sent, parsing is linear in them, and the message size limit and the
+   * memory budget bound what a message holds, so any fragmentation within the size limit is
+   * accepted, as RFC 6455 §5.4 allows (the reference conformance suite's cases 9.3.1 and 9.4.1
+   * send 4 MiB in 64-byte fragments). A cap is an opt-in: {@link #withMaxFragments(int)}.
    */
-  public static final int DEFAULT_MAX_FRAGMENTS = 65_536;
+  public static final int DEFAULT_MAX_FRAGMENTS = Integer.MAX_VALUE;
 
   /** The defaults above. */
   public static final Limits DEFAULTS =

@@ -42,6 +42,13 @@ final class Inbound {
   private final long maxMessage;
   private final boolean streamMessages;
 
+  /** The connection's share of the memory budget, or null when nothing is counted. */
+  private final MemoryBudget.Account memory;
+  /** Bytes of {@link #assembly} charged to {@link #memory}: its capacity. */
+  private long charged;
+  /** While an extension decodes a payload chunk: whether the sink may stop it for memory. */
+  private boolean mayStall;
+
   /** Where events go during {@link Session#receive}; null between calls. */
   SessionListener listener;
 
@@ -69,8 +76,15 @@ final class Inbound {
    * @param config the limits and whether to stream messages
    * @param extensions the negotiated extensions, whose RSV bits the session checked
    * @param rsvBits the RSV bits those extensions own
+   * @param memory the connection's share of the memory budget, or null
    */
-  Inbound(Role role, SessionConfig config, Extension[] extensions, int rsvBits) {
+  Inbound(
+      Role role,
+      SessionConfig config,
+      Extension[] extensions,
+      int rsvBits,
+      MemoryBudget.Account memory) {
+    this.memory = memory;
     this.parser = new FrameParser(role, config.limits());
     parser.allowRsv(rsvBits);
     this.extensions = extensions;
@@ -135,9 +149,17 @@ final class Inbound {
       return;
     }
     if (messageRsv == 0 || extensions.length == 0) {
+      if (!streamMessages) {
+        reserve((long) assemblyLength + chunk.remaining(), false); // before a byte is taken
+      }
       deliverDecoded(chunk);
     } else {
-      decode(extensions.length - 1, chunk, last);
+      mayStall = true;
+      try {
+        decode(extensions.length - 1, chunk, last);
+      } finally {
+        mayStall = false;
+      }
     }
     messageFinSignalled |= last;
   }
@@ -169,7 +191,7 @@ final class Inbound {
       ByteBuffer message = ByteBuffer.wrap(assembly, 0, assemblyLength);
       listener.onMessage(messageType, message);
       if (assembly.length > KEEP_ASSEMBLY) {
-        assembly = NO_BYTES;
+        dropAssembly();
       }
     }
     assemblyLength = 0;
@@ -203,11 +225,61 @@ final class Inbound {
       return;
     }
     int n = chunk.remaining();
+    boolean over = false;
     if (assemblyLength + n > assembly.length) {
-      assembly = Arrays.copyOf(assembly, assemblyCapacity((long) assemblyLength + n));
+      over = !reserve((long) assemblyLength + n, true);
     }
     chunk.get(assembly, assemblyLength, n);
     assemblyLength += n;
+    if (over && mayStall) {
+      // Inflated bytes cannot be given back: they were taken (an overdraft of one chunk), and the
+      // decoder stops here; the compressed bytes it has not read yet go back to the parser.
+      throw new MemoryStall(n);
+    }
+  }
+
+  /**
+   * Grows the assembly so that {@code needed} bytes fit, charging the growth to the memory budget:
+   * first the growth {@link #assemblyCapacity} prefers, then, on a tight budget, only what is
+   * needed.
+   *
+   * @param overdraw charge even past the budget (for bytes already made, which cannot wait)
+   * @return false when the budget was overdrawn
+   * @throws MemoryStall when the budget has no room and {@code overdraw} is false; nothing was
+   *     grown or charged
+   */
+  private boolean reserve(long needed, boolean overdraw) throws MemoryStall {
+    if (needed <= assembly.length) {
+      return true;
+    }
+    int capacity = assemblyCapacity(needed);
+    boolean inBudget = true;
+    if (memory != null) {
+      if (!memory.charge(capacity - charged)) {
+        // A tight budget: grow into what the account already holds, or else by what is needed.
+        long spare = charged + memory.held() - memory.used();
+        capacity = (int) Math.min(Math.max(needed, Math.min(capacity, spare)), MAX_ARRAY);
+        long growth = capacity - charged;
+        if (!memory.charge(growth)) {
+          if (!overdraw) {
+            throw new MemoryStall(growth);
+          }
+          inBudget = memory.chargeOver(growth);
+        }
+      }
+      charged = capacity;
+    }
+    assembly = Arrays.copyOf(assembly, capacity);
+    return inBudget;
+  }
+
+  /** Drops the assembly and gives its memory back. */
+  private void dropAssembly() {
+    assembly = NO_BYTES;
+    if (charged > 0) {
+      memory.release(charged);
+      charged = 0;
+    }
   }
 
   /**
@@ -248,7 +320,13 @@ final class Inbound {
   /** Drops the reassembly buffer between messages, so an idle connection holds none. */
   void trim() {
     if (assemblyLength == 0) {
-      assembly = NO_BYTES;
+      dropAssembly();
     }
+  }
+
+  /** Drops the message being read and gives its memory back: the connection is closed. */
+  void releaseMemory() {
+    assemblyLength = 0;
+    dropAssembly();
   }
 }

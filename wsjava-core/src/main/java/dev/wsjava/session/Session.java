@@ -59,6 +59,9 @@ public final class Session {
   private final SessionConfig config;
   private final Extension[] extensions;
   private FrameBuffers lender; // for the sending half, once it is made; null: heap buffers
+  private MemoryBudget.Account memory; // null: nothing counted
+  private long stalledFor; // bytes the last receive() waits for; 0 when it consumed everything
+  private boolean pauseRequested; // receive() returns after the event in progress
 
   private State state = State.OPEN;
 
@@ -104,6 +107,28 @@ public final class Session {
    */
   public void lendFrameBuffersFrom(FrameBuffers lender) {
     this.lender = lender;
+  }
+
+  /**
+   * Charges the messages this session assembles (and inflates) to {@code account}; when the
+   * budget has no room, {@link #receive} stops consuming and reports {@link #stalledFor()}. Call
+   * before the first receive.
+   *
+   * @param account the connection's share of the memory budget
+   */
+  public void chargeMemoryTo(MemoryBudget.Account account) {
+    this.memory = account;
+  }
+
+  /**
+   * Returns how many bytes of memory the last {@link #receive} waits for: when it is not 0, that
+   * call stopped early and left the rest of its input unconsumed, to be fed again once the budget
+   * has room.
+   *
+   * @return bytes wanted, or 0 when the last receive consumed all its input
+   */
+  public long stalledFor() {
+    return stalledFor;
   }
 
   /**
@@ -172,7 +197,10 @@ public final class Session {
   /**
    * Feeds received bytes. Consumes all of {@code in} (bytes arriving after the connection closed
    * are ignored) and reports events to {@code listener} as frames complete. Masked payloads are
-   * unmasked in place in {@code in}.
+   * unmasked in place in {@code in}. The one exception: when the memory budget has no room for a
+   * message being assembled, it stops early, leaves the rest in {@code in} (as it arrived) and
+   * {@link #stalledFor()} says how much memory it waits for; feed the same buffer again later (even
+   * when nothing remains in it: inflated output may still be waiting).
    *
    * @param in the received bytes, position to limit
    * @param listener where events go during this call
@@ -182,22 +210,33 @@ public final class Session {
       in.position(in.limit());
       return;
     }
+    stalledFor = 0;
+    pauseRequested = false;
     Inbound reader = inbound;
     if (reader == null) {
       // The first byte since the handshake (or bytes that came with it): only now is there a
       // frame to parse. Most idle connections never get here.
-      reader = inbound = new Inbound(role, config, extensions, rsvBits(extensions));
+      reader = inbound = new Inbound(role, config, extensions, rsvBits(extensions), memory);
     }
     FrameParser parser = reader.parser;
     reader.listener = listener;
     try {
-      while (state != State.CLOSED) {
+      while (state != State.CLOSED && !pauseRequested) {
         switch (parser.next(in)) {
           case NEED_MORE -> {
             return;
           }
           case HEADER -> reader.onHeader();
-          case PAYLOAD -> reader.onPayload(parser.payload());
+          case PAYLOAD -> {
+            ByteBuffer chunk = parser.payload();
+            try {
+              reader.onPayload(chunk);
+            } catch (MemoryStall stall) {
+              parser.giveBack(in, chunk.remaining()); // fed again once memory comes back
+              stalledFor = Math.max(1, stall.wanted);
+              return;
+            }
+          }
           case FRAME_END -> {
             Opcode op = parser.opcode();
             if (op.isControl()) {
@@ -216,6 +255,24 @@ public final class Session {
       }
       reader.listener = null;
     }
+  }
+
+  /**
+   * Returns whether the bytes received so far stop inside a frame or a fragmented message.
+   *
+   * @return false at a message boundary (and before anything arrived)
+   */
+  public boolean midMessage() {
+    return inbound != null && state != State.CLOSED && inbound.parser.midMessage();
+  }
+
+  /**
+   * Makes the {@link #receive} in progress return after the event being reported, leaving the
+   * rest of its input unconsumed, to be fed again later: for a listener that wants no more
+   * messages for now (flow control). Outside a receive it does nothing.
+   */
+  public void pause() {
+    pauseRequested = true;
   }
 
   /**
@@ -257,6 +314,26 @@ public final class Session {
     }
   }
 
+  /**
+   * Fails the connection from this end (§7.1.7) for a reason of its own, not the peer's framing:
+   * for example the memory budget evicting a stalled connection (1008). Queues the close frame if
+   * one may still go out, gives back the memory of the message being read, and reports {@link
+   * SessionListener#onFailure} and the close. Does nothing once closed.
+   *
+   * @param code the close code to send
+   * @param reason why, sent in the close frame
+   * @param listener receives the failure
+   */
+  public void fail(int code, String reason, SessionListener listener) {
+    if (state == State.CLOSED) {
+      return;
+    }
+    if (inbound == null) {
+      inbound = new Inbound(role, config, extensions, rsvBits(extensions), memory);
+    }
+    fail(new ProtocolException(code, reason), listener);
+  }
+
   /** Fails the connection (§7.1.7): sends the code if a close frame may still go out. */
   private void fail(ProtocolException e, SessionListener listener) {
     if (state == State.OPEN) {
@@ -269,6 +346,10 @@ public final class Session {
 
   private void closeState() {
     state = State.CLOSED;
+    stalledFor = 0;
+    if (inbound != null) {
+      inbound.releaseMemory();
+    }
     for (Extension e : extensions) {
       e.close();
     }

@@ -5,6 +5,7 @@ import dev.wsjava.protocol.Opcode;
 import dev.wsjava.protocol.Utf8;
 import dev.wsjava.protocol.ProtocolException;
 import dev.wsjava.protocol.Role;
+import dev.wsjava.session.MemoryBudget;
 import dev.wsjava.session.Session;
 import dev.wsjava.session.SessionListener;
 import java.net.SocketAddress;
@@ -54,6 +55,14 @@ public abstract class Connection {
   private Events events; // made by the first event, which an idle connection never has
   private boolean closeReported;
   private volatile boolean opened;
+  /** This connection's share of the server's (or client's) memory budget. */
+  private final MemoryBudget.Account memory;
+  /** Queued outbound bytes charged to {@link #memory} (past the first {@link #FREE_QUEUE}). */
+  private long outboundCharged;
+  /** Reading waits until the outbound queue is empty ({@link #pauseReadingUntilSent()}). */
+  private boolean drainPause;
+  /** The slow-trickle rule, made when a read first ends inside a message; reading thread only. */
+  private ProgressWatch progress;
   private volatile long lastReceiveNanos = System.nanoTime();
 
   private record Pending(long target, CompletableFuture<Void> future) {}
@@ -72,6 +81,19 @@ public abstract class Connection {
     /** A send met a full queue: {@code onWritable} is due once the queue drains to half. */
     boolean overHighWater;
   }
+
+  /**
+   * Queued outbound bytes of a connection that are not charged to the memory budget, like its
+   * read buffer: a small-message connection never touches the shared counter.
+   */
+  static final long FREE_QUEUE = 64 * 1024;
+
+  /** Why reading is paused; a transport reads while no reason is set. */
+  protected static final int PAUSE_USER = 1;
+  /** Reading waits for the memory budget. */
+  protected static final int PAUSE_MEMORY = 2;
+  /** Reading waits until what was sent has been written. */
+  protected static final int PAUSE_DRAIN = 4;
 
   /** Sends in flight a connection's first pending deque holds before it grows. */
   private static final int INITIAL_PENDING = 4;
@@ -104,6 +126,8 @@ public abstract class Connection {
     this.handler = handler;
     this.config = config;
     this.subprotocol = subprotocol;
+    this.memory = config.memory().open();
+    session.chargeMemoryTo(memory);
   }
 
 
@@ -235,11 +259,48 @@ public abstract class Connection {
 
   /**
    * Stops or resumes reading from the socket, for a consumer that fell behind (the peer then feels
-   * TCP backpressure). The default does nothing; transports that can pause override it.
+   * TCP backpressure).
    *
    * @param paused true to stop reading, false to resume
    */
-  public void pauseReading(boolean paused) {}
+  public final void pauseReading(boolean paused) {
+    setPaused(PAUSE_USER, paused);
+  }
+
+  /**
+   * Flow control: stops reading this connection until everything queued to send has been
+   * written, then resumes by itself. Inside an event, the rest of what was already read waits too.
+   * Does nothing when nothing is queued.
+   */
+  public final void pauseReadingUntilSent() {
+    boolean pause;
+    ReentrantLock lock = lock();
+    lock.lock();
+    try {
+      pause = session.hasOutbound() && session.state() != Session.State.CLOSED;
+      if (pause) {
+        drainPause = true;
+        session.pause();
+      }
+    } finally {
+      lock.unlock();
+    }
+    if (pause) {
+      setPaused(PAUSE_DRAIN, true);
+      // Holding what its peer does not read, it is a candidate when the budget must evict: it
+      // is then dropped (the peer, not reading, could not see a close frame).
+      memory.stuck(this::abort);
+    }
+  }
+
+  /**
+   * Sets or clears one reason for not reading; the transport reads while none is set. Safe from
+   * any thread; the transport acts on its own I/O thread.
+   *
+   * @param reason {@link #PAUSE_USER}, {@link #PAUSE_MEMORY} or {@link #PAUSE_DRAIN}
+   * @param paused whether that reason holds
+   */
+  protected abstract void setPaused(int reason, boolean paused);
 
   /** Closes the socket at once, without a closing handshake. */
   public void abort() {
@@ -343,6 +404,7 @@ public abstract class Connection {
       }
       encode.run(); // throws IllegalStateException / IllegalArgumentException for misuse
       sends().pending.addLast(new Pending(session.outboundTotal(), future));
+      chargeOutbound();
     } finally {
       lock.unlock();
     }
@@ -364,18 +426,126 @@ public abstract class Connection {
   /**
    * Feeds received bytes to the session; events go to the handler on this thread.
    *
-   * @param in the bytes, position to limit; all consumed
+   * @param in the bytes, position to limit
+   * @return true when all were consumed; false when reading must wait (for memory, or until what
+   *     was sent is written): then keep {@code in} as it is, and feed it again first once {@link
+   *     #setPaused} lifts the pause
    */
-  protected final void receive(ByteBuffer in) {
-    lastReceiveNanos = System.nanoTime();
+  protected final boolean receive(ByteBuffer in) {
+    long now = System.nanoTime();
+    lastReceiveNanos = now;
+    int before = in.remaining();
+    long stalled;
+    boolean midMessage;
     ReentrantLock lock = lock();
     lock.lock();
     try {
+      if (memory.evicted() && session.state() != Session.State.CLOSED) {
+        session.fail(
+            CloseCode.POLICY_VIOLATION,
+            "memory budget spent: stalled for " + config.memory().stallTimeout().toMillis()
+                + " ms holding " + memory.held() + " bytes",
+            events());
+      }
       session.receive(in, events());
+      chargeOutbound();
+      stalled = session.stalledFor();
+      midMessage = session.midMessage();
     } finally {
       lock.unlock();
     }
     afterEvents();
+    if (midMessage || progress != null) {
+      watchProgress(now, before - in.remaining(), midMessage);
+    }
+    if (stalled > 0) {
+      setPaused(PAUSE_MEMORY, true);
+      memory.stall(
+          stalled,
+          () -> setPaused(PAUSE_MEMORY, false),
+          () -> setPaused(PAUSE_MEMORY, false)); // evicted: the next receive fails it
+      return false;
+    }
+    memory.progressed();
+    return !in.hasRemaining();
+  }
+
+  /** Applies the slow-trickle rule to a read; asks the transport for a timer while it watches. */
+  private void watchProgress(long now, long bytes, boolean midMessage) {
+    ProgressWatch p = progress;
+    if (p == null) {
+      ConnectionConfig.Progress rule = config.progress();
+      if (rule.minBytes() == 0) {
+        return;
+      }
+      p = progress = new ProgressWatch(rule.window().toNanos(), rule.minBytes());
+    }
+    String slow = p.received(now, bytes, midMessage);
+    if (slow != null) {
+      closeForTimeout(CloseCode.POLICY_VIOLATION, slow);
+    } else if (p.watching()) {
+      armProgressTimer(p.windowEnd());
+    }
+  }
+
+  /**
+   * Asks for {@link #progressDue} to be called on the reading thread at {@code deadlineNanos} (a
+   * {@link System#nanoTime()} value), unless such a call is pending: a read ended inside a
+   * message. The default does nothing.
+   *
+   * @param deadlineNanos when the current window ends
+   */
+  protected void armProgressTimer(long deadlineNanos) {}
+
+  /**
+   * Checks the slow-trickle rule when no byte came (a transport's timer, on the reading thread):
+   * a peer that sent too little within the window while a message is incomplete is closed (1008).
+   *
+   * @param paused whether this end is not reading now (the window then starts anew)
+   * @return the next deadline while the rule still watches, or 0
+   */
+  protected final long progressDue(boolean paused) {
+    ProgressWatch p = progress;
+    if (p == null || !p.watching()) {
+      return 0;
+    }
+    long now = System.nanoTime();
+    if (paused) {
+      p.restart(now);
+      return p.windowEnd();
+    }
+    String slow = p.check(now);
+    if (slow != null) {
+      closeForTimeout(CloseCode.POLICY_VIOLATION, slow);
+      return 0;
+    }
+    return p.windowEnd();
+  }
+
+  /**
+   * Returns the connection's share of the memory budget.
+   *
+   * @return the account
+   */
+  protected final MemoryBudget.Account memory() {
+    return memory;
+  }
+
+  /**
+   * Charges the outbound queue past {@link #FREE_QUEUE} to the memory budget, as an overdraft (a
+   * send is never refused for the budget's sake); call with the lock held after the queue changed.
+   */
+  private void chargeOutbound() {
+    long charge = Math.max(0, session.outboundBytes() - FREE_QUEUE);
+    long was = outboundCharged;
+    if (charge != was) {
+      outboundCharged = charge;
+      if (charge > was) {
+        memory.chargeOver(charge - was);
+      } else {
+        memory.release(was - charge);
+      }
+    }
   }
 
   /** Reports that the peer closed its side of the TCP connection (end of stream). */
@@ -494,6 +664,7 @@ public abstract class Connection {
    */
   protected final void written(long bytes) {
     session.written(bytes);
+    chargeOutbound();
   }
 
   /**
@@ -540,6 +711,7 @@ public abstract class Connection {
     List<CompletableFuture<Void>> failed = null;
     ConnectionClosedException cause = null;
     boolean writable = false;
+    boolean drained = false;
     ReentrantLock lock = lock();
     lock.lock();
     try {
@@ -575,9 +747,17 @@ public abstract class Connection {
       }
       if (!session.hasOutbound()) {
         session.trim();
+        if (drainPause) {
+          drainPause = false;
+          drained = true;
+        }
       }
     } finally {
       lock.unlock();
+    }
+    if (drained) {
+      memory.unstuck();
+      setPaused(PAUSE_DRAIN, false);
     }
     if (first != null) {
       first.complete(null);
@@ -639,6 +819,8 @@ public abstract class Connection {
       }
       report = opened && !closeReported;
       closeReported = true;
+      outboundCharged = 0;
+      memory.releaseAll(); // the queue and the message being read are dropped with the socket
       code = session.closeCode();
       reason = session.closeReason();
     } finally {

@@ -1,5 +1,6 @@
 package dev.wsjava.transport;
 
+import dev.wsjava.session.MemoryBudget;
 import dev.wsjava.session.SessionConfig;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -27,6 +28,9 @@ import java.util.Objects;
  *     closing handshake (a dead peer cannot answer one); {@link Duration#ZERO} for the ping
  *     interval (see {@link #deadPeerTimeout()})
  * @param socket the TCP options of each connection's socket
+ * @param memory the memory budget the connections of one server (or one client) share; one
+ *     instance per server, not per connection
+ * @param progress the slow-trickle rule: how much a peer must send while a message is incomplete
  */
 public record ConnectionConfig(
     SessionConfig session,
@@ -37,11 +41,16 @@ public record ConnectionConfig(
     Duration closeTimeout,
     int readBufferSize,
     Duration pongTimeout,
-    SocketOptions socket) {
+    SocketOptions socket,
+    MemoryBudget memory,
+    Progress progress) {
 
   /** 16 MiB: one maximal message may always be queued, and no slow reader can grow more. */
   public static final long DEFAULT_MAX_QUEUED_BYTES = 16L << 20;
-  /** 10 s: generous for a TLS handshake over a slow link, short for a slowloris. */
+  /**
+   * 10 s: generous for a TLS handshake over a slow link, short for a slowloris. Its twin after the
+   * handshake is {@link Progress}: a peer inside a message must keep sending.
+   */
   public static final Duration DEFAULT_HANDSHAKE_TIMEOUT = Duration.ofSeconds(10);
   /** None by default: long-lived quiet connections are normal for WebSocket; pings detect death. */
   public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ZERO;
@@ -65,7 +74,9 @@ public record ConnectionConfig(
           DEFAULT_CLOSE_TIMEOUT,
           DEFAULT_READ_BUFFER_SIZE,
           DEFAULT_PONG_TIMEOUT,
-          SocketOptions.DEFAULTS);
+          SocketOptions.DEFAULTS,
+          MemoryBudget.of(0, MemoryBudget.DEFAULT_STALL_TIMEOUT),
+          Progress.DEFAULTS);
 
   /**
    * Checks the configuration.
@@ -79,6 +90,8 @@ public record ConnectionConfig(
    * @param readBufferSize at least 1024
    * @param pongTimeout zero (the ping interval) or positive
    * @param socket not null
+   * @param memory not null
+   * @param progress not null
    */
   public ConnectionConfig {
     Objects.requireNonNull(session, "session");
@@ -94,6 +107,87 @@ public record ConnectionConfig(
     }
     notNegative("pongTimeout", pongTimeout);
     Objects.requireNonNull(socket, "socket");
+    Objects.requireNonNull(memory, "memory");
+    Objects.requireNonNull(progress, "progress");
+  }
+
+  /**
+   * Checks a configuration with a memory budget of its own, of the default size.
+   *
+   * @param session the session rules, not null
+   * @param maxQueuedBytes at least 1
+   * @param handshakeTimeout positive
+   * @param idleTimeout zero or positive
+   * @param pingInterval zero or positive
+   * @param closeTimeout positive
+   * @param readBufferSize at least 1024
+   * @param pongTimeout zero (the ping interval) or positive
+   * @param socket not null
+   */
+  public ConnectionConfig(
+      SessionConfig session,
+      long maxQueuedBytes,
+      Duration handshakeTimeout,
+      Duration idleTimeout,
+      Duration pingInterval,
+      Duration closeTimeout,
+      int readBufferSize,
+      Duration pongTimeout,
+      SocketOptions socket) {
+    this(
+        session, maxQueuedBytes, handshakeTimeout, idleTimeout, pingInterval, closeTimeout,
+        readBufferSize, pongTimeout, socket, MemoryBudget.of(0, MemoryBudget.DEFAULT_STALL_TIMEOUT),
+        Progress.DEFAULTS);
+  }
+
+  /**
+   * Returns a copy with another memory budget.
+   *
+   * @param budget the budget the connections share
+   * @return a new config
+   */
+  public ConnectionConfig withMemory(MemoryBudget budget) {
+    return new ConnectionConfig(
+        session, maxQueuedBytes, handshakeTimeout, idleTimeout, pingInterval, closeTimeout,
+        readBufferSize, pongTimeout, socket, budget, progress);
+  }
+
+  /**
+   * The slow-trickle rule, beside the handshake timeout: while a frame or a message is
+   * incomplete, the peer must send at least {@code minBytes} in every {@code window}, or the
+   * connection is closed with 1008. Between messages nothing is required (see the idle timeout),
+   * and time while this end does not read is not held against the peer.
+   *
+   * @param window the window; positive
+   * @param minBytes bytes per window; 0 to turn the rule off
+   */
+  public record Progress(Duration window, long minBytes) {
+    /**
+     * 30 s: long enough for any link that can carry a WebSocket at all to show progress, short
+     * enough that a peer opening a 16 MiB frame and sending a byte now and then is gone soon.
+     */
+    public static final Duration DEFAULT_WINDOW = Duration.ofSeconds(30);
+
+    /**
+     * 30 KiB per 30 s, 1 KiB/s on average: a 2G mobile link does ten times that.
+     */
+    public static final long DEFAULT_MIN_BYTES = 30 * 1024;
+
+    /** The defaults above. */
+    public static final Progress DEFAULTS = new Progress(DEFAULT_WINDOW, DEFAULT_MIN_BYTES);
+
+    /**
+     * Checks the rule.
+     *
+     * @param window positive
+     * @param minBytes zero or positive
+     */
+    public Progress {
+      positive("progress window", window);
+      if (minBytes < 0) {
+        throw new IllegalArgumentException("minimum progress must not be negative: " + minBytes);
+      }
+    }
   }
 
   /**

@@ -52,6 +52,9 @@ class ConnectionTest {
     }
 
     @Override
+    protected void setPaused(int reason, boolean paused) {}
+
+    @Override
     public SocketAddress remoteAddress() {
       return null;
     }

@@ -14,6 +14,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.net.Socket;
 import java.net.SocketAddress;
+import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.Arrays;
@@ -49,7 +50,8 @@ import java.util.function.Consumer;
  * ConnectionConfig#deadPeerTimeout()}: send 1011 and drop the connection at once (1006). Any byte
  * received counts as a sign of life, a pong or not. The close timeout is an {@link Alarm}.
  *
- * <p><b>Pausing.</b> {@link #pauseReading} stops the loop between reads, so a consumer that fell
+ * <p><b>Pausing.</b> {@link #pauseReading} (and the memory budget, and {@link
+ * #pauseReadingUntilSent}) stop the loop between reads, so a consumer that fell
  * behind makes TCP slow the peer down.
  *
  * <p><b>Closing.</b> Once the session is closed and its queue written, a server closes TCP at once
@@ -109,7 +111,8 @@ public final class BlockingConnection extends Connection {
 
   private final ReentrantLock pauseLock = new ReentrantLock();
   private final Condition resumed = pauseLock.newCondition();
-  private volatile boolean paused;
+  /** Why reading is paused ({@code Connection.PAUSE_*} bits); 0 to read. Guarded by pauseLock. */
+  private volatile int pausedBy;
 
   // Keepalive: set by the timers' thread, cleared by the read loop when anything arrives.
   private volatile boolean pingOutstanding;
@@ -193,10 +196,8 @@ public final class BlockingConnection extends Connection {
     reader = Thread.currentThread();
     try {
       scheduleTimers();
-      if (first.hasRemaining()) {
-        received(first);
-      }
-      readLoop(buffer);
+      ByteBuffer held = first.hasRemaining() && !received(first) ? first : null;
+      readLoop(buffer, held);
     } catch (IOException e) {
       if (!closing.get() && !sessionClosed()) {
         failOnce(writeError != null ? writeError : e);
@@ -208,17 +209,35 @@ public final class BlockingConnection extends Connection {
     }
   }
 
-  private void readLoop(byte[] reuse) throws IOException {
+  private void readLoop(byte[] reuse, ByteBuffer pending) throws IOException {
     int smallSize = Math.min(SMALL_READ, config().readBufferSize());
     byte[] small = reuse != null && reuse.length == smallSize ? reuse : new byte[smallSize];
     byte[] buffer = small;
+    ByteBuffer held = pending; // bytes the session could not take yet: fed again first
     socket.setSoTimeout(0); // a client's handshake timeout ends here
     while (!closing.get()) {
-      if (paused) {
+      if (pausedBy != 0) {
         awaitResumed();
+        long next = progressDue(true); // the pause was not the peer's fault: a new window
+        if (next != 0) {
+          setReadTimeout(next);
+        }
         continue;
       }
-      int n = in.read(buffer);
+      if (held != null) {
+        ByteBuffer again = held;
+        held = received(again) ? null : again;
+        continue;
+      }
+      int n;
+      try {
+        n = in.read(buffer);
+      } catch (SocketTimeoutException slow) {
+        long next = progressDue(false); // a read timed only while a message is incomplete
+        watchedUntil = 0;
+        setReadTimeout(next);
+        continue;
+      }
       reportTimedOut();
       if (n < 0) {
         Exception error = writeError != null ? writeError : deadPeer;
@@ -230,7 +249,10 @@ public final class BlockingConnection extends Connection {
         }
         return;
       }
-      received(ByteBuffer.wrap(buffer, 0, n));
+      ByteBuffer bytes = ByteBuffer.wrap(buffer, 0, n);
+      if (!received(bytes)) {
+        held = bytes; // reading waits (memory, or a drain); the array is not read into meanwhile
+      }
       if (n == buffer.length && buffer == small) {
         buffer = new byte[config().readBufferSize()];
       } else if (n < small.length) {
@@ -239,39 +261,91 @@ public final class BlockingConnection extends Connection {
     }
   }
 
+  /** When the read timeout of the slow-trickle rule ends; 0 while reads are not timed. */
+  private long watchedUntil;
+
+  @Override
+  protected void armProgressTimer(long deadlineNanos) {
+    if (Thread.currentThread() == reader && watchedUntil != deadlineNanos) {
+      setReadTimeout(deadlineNanos);
+    }
+  }
+
   /**
-   * Stops or resumes the read loop. While it is stopped the socket's receive buffer fills and TCP
-   * slows the peer down; the idle and keepalive timers wait too (the close timeout does not).
-   *
-   * @param pause true to stop reading, false to resume
+   * Times the reads while a message is incomplete (a timed read costs a timer per read on a
+   * virtual thread: only then), so that a peer that sends nothing more is judged at the window's
+   * end; untimed again at a message boundary.
+   */
+  private void setReadTimeout(long deadlineNanos) {
+    try {
+      if (deadlineNanos == 0) {
+        if (watchedUntil != 0) {
+          watchedUntil = 0;
+          socket.setSoTimeout(0);
+        }
+        return;
+      }
+      watchedUntil = deadlineNanos;
+      long ms = Math.max(1, (deadlineNanos - System.nanoTime()) / 1_000_000 + 1);
+      socket.setSoTimeout((int) Math.min(Integer.MAX_VALUE, ms));
+    } catch (IOException e) {
+      // the socket is closing: the read fails on its own
+    }
+  }
+
+  /**
+   * Sets or clears a reason not to read. While any holds, the loop stops between reads: the
+   * socket's receive buffer fills and TCP slows the peer down; the idle and keepalive timers wait
+   * too (the close timeout does not).
    */
   @Override
-  public void pauseReading(boolean pause) {
+  protected void setPaused(int reason, boolean pause) {
     pauseLock.lock();
     try {
-      paused = pause;
+      pausedBy = pause ? pausedBy | reason : pausedBy & ~reason;
       resumed.signalAll();
     } finally {
       pauseLock.unlock();
     }
   }
 
+  /**
+   * Waits until no reason to pause holds. While it waits for memory, it asks the budget once a
+   * stall timeout whether a stalled holder must go (the largest; perhaps this one).
+   */
   private void awaitResumed() {
+    long stallNanos = config().memory().stallTimeout().toNanos();
     pauseLock.lock();
     try {
-      while (paused && !closing.get()) {
-        resumed.awaitUninterruptibly();
+      while (pausedBy != 0 && !closing.get()) {
+        if ((pausedBy & PAUSE_MEMORY) != 0) {
+          try {
+            if (resumed.awaitNanos(stallNanos) <= 0 && (pausedBy & PAUSE_MEMORY) != 0) {
+              pauseLock.unlock();
+              try {
+                config().memory().evictIfStuck(); // the evicted one is woken by its callback
+              } finally {
+                pauseLock.lock();
+              }
+            }
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
+          }
+        } else {
+          resumed.awaitUninterruptibly();
+        }
       }
     } finally {
       pauseLock.unlock();
     }
   }
 
-  private void received(ByteBuffer bytes) {
+  private boolean received(ByteBuffer bytes) {
     if (pingOutstanding) {
       pingOutstanding = false;
     }
-    receive(bytes);
+    boolean all = receive(bytes);
     if (sessionClosed()) {
       // A client waits for the server's end of stream, not forever.
       scheduleCloseTimeout(config().closeTimeout());
@@ -283,7 +357,9 @@ public final class BlockingConnection extends Connection {
       } else {
         closeSocket(); // RFC 6455 §7.1.1: the server closes TCP first; onClose comes with it
       }
+      return true; // a closed session takes (and ignores) whatever is left
     }
+    return all;
   }
 
   /** Schedules the idle and keepalive timers, when the configuration has any. */
@@ -309,7 +385,7 @@ public final class BlockingConnection extends Connection {
       return Long.MAX_VALUE;
     }
     long wait = Long.MAX_VALUE;
-    if (paused) {
+    if (pausedBy != 0) {
       wait = Math.min(idle.isZero() ? wait : idle.toNanos(), ping.isZero() ? wait : ping.toNanos());
     } else {
       long quiet = now - lastReceiveNanos();
@@ -333,7 +409,7 @@ public final class BlockingConnection extends Connection {
     if (closing.get()) {
       return;
     }
-    if (!paused) {
+    if (pausedBy == 0) {
       onTimers();
     }
     scheduleTimers();
@@ -604,7 +680,7 @@ public final class BlockingConnection extends Connection {
       if (dead != null && failed.compareAndSet(false, true)) {
         reportError(dead); // the dead peer's input was never read again (the 1011 write hung)
       }
-      pauseReading(paused); // wakes a paused read loop, which then sees the socket closed
+      setPaused(0, false); // wakes a paused read loop, which then sees the socket closed
       released.accept(this);
       socketClosed();
     }

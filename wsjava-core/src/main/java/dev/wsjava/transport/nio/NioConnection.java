@@ -61,6 +61,9 @@ final class NioConnection extends Connection implements Selectable, Runnable {
 
   private static final ByteBuffer EMPTY = ByteBuffer.allocate(0);
 
+  /** The peer's stream ended while our close answer waits: nothing more to read. */
+  private static final int PAUSE_END = 8;
+
   /** Queued buffers a sender's own write takes at most; the loop writes any more. */
   private static final int WRITE_THROUGH_BUFFERS = 8;
 
@@ -100,7 +103,14 @@ final class NioConnection extends Connection implements Selectable, Runnable {
   private boolean flushAgain;
   private boolean closeRequested;
   private boolean writeInterest;
-  private boolean readPaused;
+  /** Why reading is paused: {@code Connection.PAUSE_*} bits and {@link #PAUSE_END}; 0 to read. */
+  private int pausedBy;
+  /** A read buffer whose bytes the session could not take yet: fed first when reading resumes. */
+  private ByteBuffer held;
+  /** Whether the memory stall timer is armed. */
+  private boolean stallTimerArmed;
+  /** Whether the slow-trickle timer is armed. */
+  private boolean progressTimerArmed;
   private boolean closed;
   private boolean sessionFinished;
   private boolean peerEnded; // end of stream came while our close answer still waited to be written
@@ -207,7 +217,9 @@ final class NioConnection extends Connection implements Selectable, Runnable {
       busy = true;
       RuntimeException error = null;
       try {
-        receive(leftover);
+        if (!receive(leftover)) {
+          held = leftover; // fed again once reading resumes
+        }
       } catch (RuntimeException e) {
         error = e;
       } finally {
@@ -298,18 +310,35 @@ final class NioConnection extends Connection implements Selectable, Runnable {
     closeNow();
   }
 
+  private boolean readPaused() {
+    return pausedBy != 0;
+  }
+
   private void onReadable() {
-    if (closed || busy || readPaused) {
+    if (closed || busy || readPaused()) {
       return;
     }
     busy = true;
     // The size is worked out per readiness event rather than kept: one int less per connection.
-    ByteBuffer buf = loop.pool().acquire(Math.max(config().readBufferSize(), minReadBuffer()));
+    ByteBuffer buf = held;
+    boolean fromHeld = buf != null;
+    held = null;
+    boolean keep = false; // whether buf holds bytes the session could not take yet
+    if (!fromHeld) {
+      buf = loop.pool().acquire(Math.max(config().readBufferSize(), minReadBuffer()));
+    }
     boolean end = false;
     Exception error = null;
     try {
+      if (fromHeld) {
+        keep = !receive(buf); // what was held, fed again first (perhaps no bytes: see Session)
+        if (!keep) {
+          loop.pool().release(buf.clear()); // perhaps the handshake's buffer: read into our own
+          buf = loop.pool().acquire(Math.max(config().readBufferSize(), minReadBuffer()));
+        }
+      }
       boolean reread = false; // whether this read is the one after answering
-      for (int i = 0; i < MAX_READS_PER_EVENT && !closeRequested && !readPaused; i++) {
+      for (int i = 0; i < MAX_READS_PER_EVENT && !closeRequested && !readPaused() && !keep; i++) {
         buf.clear();
         int n = read(buf);
         if (n < 0) {
@@ -337,9 +366,12 @@ final class NioConnection extends Connection implements Selectable, Runnable {
         boolean full = n >= buf.capacity() - minReadBuffer();
         writeEarlyAt = full ? 0 : Math.max(EARLY_WRITE_MIN, n / 2);
         try {
-          receive(buf);
+          keep = !receive(buf);
         } finally {
           writeEarlyAt = 0;
+        }
+        if (keep) {
+          break; // reading waits (memory, or a drain): the rest of buf with it
         }
         if (full && flushAgain && queuedBytes() >= buf.capacity() / 2) {
           flushAgain = false;
@@ -369,7 +401,11 @@ final class NioConnection extends Connection implements Selectable, Runnable {
       error = e;
     } finally {
       busy = false;
-      loop.pool().release(buf);
+      if (keep && !closed && !closeRequested) {
+        held = buf;
+      } else {
+        loop.pool().release(buf.clear());
+      }
     }
     if (error != null) {
       failed(error);
@@ -385,7 +421,7 @@ final class NioConnection extends Connection implements Selectable, Runnable {
       if (flushAgain || hasPendingOutput()) {
         flush(); // replies the read queued, or TLS records the engine wrapped while reading
       }
-      if (!closed && !readPaused && hasBufferedInput()) {
+      if (!closed && !readPaused() && (hasBufferedInput() || held != null)) {
         loop.execute(this::onReadable);
       }
     }
@@ -421,40 +457,80 @@ final class NioConnection extends Connection implements Selectable, Runnable {
    */
   private void finishAfterPeerEnded() {
     peerEnded = true;
-    readPaused = true; // nothing more to read: stop the selector reporting the end again
+    pausedBy |= PAUSE_END; // nothing more to read: stop the selector reporting the end again
     updateInterest();
     armCloseTimer(config().closeTimeout());
     flush();
   }
 
   /**
-   * Stops or resumes reading: while paused the socket is not read, so the peer meets TCP
-   * backpressure; idle and keepalive checks wait. Safe from any thread.
-   *
-   * @param paused true to stop reading, false to resume
+   * Sets or clears a reason not to read: while any holds the socket is not read, so the peer meets
+   * TCP backpressure; idle and keepalive checks wait. Safe from any thread.
    */
   @Override
-  public void pauseReading(boolean paused) {
+  protected void setPaused(int reason, boolean paused) {
     if (loop.inEventLoop()) {
-      setReadPaused(paused);
+      applyPaused(reason, paused);
       return;
     }
     try {
-      loop.execute(() -> setReadPaused(paused));
+      loop.execute(() -> applyPaused(reason, paused));
     } catch (RejectedExecutionException e) {
       // the loop stopped
     }
   }
 
-  private void setReadPaused(boolean paused) {
-    if (closed || readPaused == paused) {
+  private void applyPaused(int reason, boolean paused) {
+    int was = pausedBy;
+    int now = paused ? was | reason : was & ~reason;
+    if (reason == PAUSE_MEMORY && paused) {
+      armStallTimer(); // even when already paused: the stall is new
+    }
+    if (closed || was == now) {
       return;
     }
-    readPaused = paused;
-    updateInterest();
-    if (!paused && hasBufferedInput()) {
+    pausedBy = now;
+    if ((was == 0) != (now == 0)) {
+      updateInterest();
+    }
+    if (now == 0 && (held != null || hasBufferedInput())) {
       loop.execute(this::onReadable);
     }
+  }
+
+  @Override
+  protected void armProgressTimer(long deadlineNanos) {
+    if (progressTimerArmed || closed) {
+      return;
+    }
+    progressTimerArmed = true;
+    loop.scheduleAt(deadlineNanos, () -> {
+      progressTimerArmed = false;
+      if (!closed) {
+        long next = progressDue(readPaused());
+        if (next != 0) {
+          armProgressTimer(next);
+        }
+      }
+    });
+  }
+
+  /**
+   * While reading waits for memory, asks the budget once a stall timeout whether a stalled holder
+   * must go (the largest; perhaps this one).
+   */
+  private void armStallTimer() {
+    if (stallTimerArmed || closed) {
+      return;
+    }
+    stallTimerArmed = true;
+    loop.schedule(config().memory().stallTimeout(), () -> {
+      stallTimerArmed = false;
+      if (!closed && (pausedBy & PAUSE_MEMORY) != 0) {
+        config().memory().evictIfStuck();
+        armStallTimer();
+      }
+    });
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -660,7 +736,7 @@ final class NioConnection extends Connection implements Selectable, Runnable {
   private void updateInterest() {
     if (key.isValid()) {
       key.interestOps(
-          (readPaused ? 0 : SelectionKey.OP_READ) | (writeInterest ? SelectionKey.OP_WRITE : 0));
+          (readPaused() ? 0 : SelectionKey.OP_READ) | (writeInterest ? SelectionKey.OP_WRITE : 0));
     }
   }
 
@@ -721,6 +797,10 @@ final class NioConnection extends Connection implements Selectable, Runnable {
     }
     key.cancel();
     closeStream();
+    if (held != null) {
+      loop.pool().release(held.clear());
+      held = null;
+    }
     try {
       socketClosed();
     } finally {
@@ -768,7 +848,7 @@ final class NioConnection extends Connection implements Selectable, Runnable {
       return;
     }
     long idle = config().idleTimeout().toNanos();
-    long last = readPaused ? System.nanoTime() : lastReceiveNanos(); // paused: not the peer's fault
+    long last = readPaused() ? System.nanoTime() : lastReceiveNanos(); // paused: not the peer's fault
     if (System.nanoTime() - last >= idle) {
       if (isOpen()) {
         closeForTimeout(
@@ -792,7 +872,7 @@ final class NioConnection extends Connection implements Selectable, Runnable {
     long deadline = config().deadPeerTimeout().toNanos();
     long now = System.nanoTime();
     Timers t = timers; // made by armKeepalive()
-    if (readPaused) {
+    if (readPaused()) {
       t.pingOutstanding = false; // a pong could not be read: judge again once reading resumes
       t.ping = loop.scheduleAt(now + interval, this::checkPing);
       return;

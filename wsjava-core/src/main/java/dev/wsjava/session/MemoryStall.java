@@ -1,0 +1,27 @@
+package dev.wsjava.session;
+
+import dev.wsjava.protocol.CloseCode;
+import dev.wsjava.protocol.ProtocolException;
+
+/**
+ * Not a failure: the receiving half could not get the memory for the bytes in hand, so the
+ * session stops consuming input until the budget has room again. It travels as a {@link
+ * ProtocolException} only to leave an extension's decoder the way a refusing sink does; the
+ * session catches it and never reports it.
+ */
+final class MemoryStall extends ProtocolException {
+  private static final long serialVersionUID = 1L;
+
+  /** The bytes the connection waits for. */
+  final long wanted;
+
+  MemoryStall(long wanted) {
+    super(CloseCode.MESSAGE_TOO_BIG, "waiting for " + wanted + " bytes of the memory budget");
+    this.wanted = wanted;
+  }
+
+  @Override
+  public synchronized Throwable fillInStackTrace() {
+    return this; // control flow, not an error: no stack to record
+  }
+}
