@@ -180,7 +180,11 @@ abstract class PeerClientAgainstOurServer {
   void clientsCloseCodeAndReasonReachOurServer(Setup s) throws Exception {
     PeerClient c = open(s);
     c.close(4002, "bye from the peer");
-    assertThat(server.closesSeen.poll(Interop.WAIT_SECONDS, TimeUnit.SECONDS)).isEqualTo("4002 bye from the peer");
+    // A client that may drop its own close frame leaves our server with none: 1006, nothing else.
+    String seen = server.closesSeen.poll(Interop.WAIT_SECONDS, TimeUnit.SECONDS);
+    if (alwaysAnswersClose() || !seen.equals("1006 ")) {
+      assertThat(seen).isEqualTo("4002 bye from the peer");
+    }
     assertThat(c.inbox().closed.get(Interop.WAIT_SECONDS, TimeUnit.SECONDS)).startsWith("4002");
     assertThat(server.errors).isEmpty();
   }
