@@ -33,6 +33,7 @@ final class TopicSubscriber {
   private boolean waitingForDrain;
   private boolean fragmenting; // the application is sending a fragmented message: wait for its end
   private boolean gone; // closed: takes nothing more
+  private boolean pumping; // pump() is running on the thread that holds this monitor
 
   TopicSubscriber(Topics topics, WebSocketImpl ws, Connection connection) {
     this.topics = topics;
@@ -69,7 +70,7 @@ final class TopicSubscriber {
         topics.delivered.increment();
         return true;
       }
-      if (r == Connection.OFFER_NOT_OPEN) {
+      if (r == Connection.OFFER_NOT_OPEN || gone) {
         return false;
       }
       fragmenting = r == Connection.OFFER_FRAGMENTING;
@@ -99,14 +100,28 @@ final class TopicSubscriber {
   synchronized void pump() {
     waitingForDrain = false;
     fragmenting = false;
+    if (pumping) {
+      // Re-entered from the loop below (a flush on this thread completed a drain): that loop
+      // goes on, and must not see an item taken from under it.
+      return;
+    }
+    pumping = true;
+    try {
+      pumpLoop();
+    } finally {
+      pumping = false;
+    }
+  }
+
+  private void pumpLoop() {
     if (gone || backlog == null) {
       return;
     }
-    while (!backlog.isEmpty()) {
+    while (backlog != null && !backlog.isEmpty()) {
       Item item = backlog.peekFirst();
       int r = connection.offer(item.bytes(), item.type(), Topics.SOCKET_WINDOW);
-      if (r == Connection.OFFER_NOT_OPEN) {
-        return;
+      if (r == Connection.OFFER_NOT_OPEN || backlog == null) {
+        return; // closed, perhaps from within the offer
       }
       if (r != Connection.OFFERED) {
         fragmenting = r == Connection.OFFER_FRAGMENTING;

@@ -117,12 +117,7 @@ class RedisBackplaneTest {
 
         // Cross-node delivery: 100 messages from each node, sent by its member.
         int per = 100;
-        for (int i = 0; i < per; i++) {
-          for (int k = 0; k < 3; k++) {
-            members.get(k).ws.sendText("m:" + k + ":" + i);
-          }
-        }
-        awaitLastOfEach(members, per);
+        sendRoundsAndAwait(members, per);
         assertEveryMemberHasEachMessageOnceInOrder(members, per, "m:");
         for (Node n : nodes) {
           assertThat(n.topics.subscribers("room")).isEqualTo(1);
@@ -144,12 +139,7 @@ class RedisBackplaneTest {
         for (Member m : members) {
           m.messages.clear();
         }
-        for (int i = 0; i < per; i++) {
-          for (int k = 0; k < 3; k++) {
-            members.get(k).ws.sendText("m:" + k + ":" + i);
-          }
-        }
-        awaitLastOfEach(members, per);
+        sendRoundsAndAwait(members, per);
         assertEveryMemberHasEachMessageOnceInOrder(members, per, "m:");
         for (Node n : nodes) {
           assertThat(n.backplane.disconnects()).as("saw the outage").isPositive();
@@ -198,7 +188,13 @@ class RedisBackplaneTest {
     throw new AssertionError("the nodes did not link through Redis (" + phase + ")");
   }
 
-  private static void awaitLastOfEach(List<Member> members, int per) throws InterruptedException {
+  /** Each member sends {@code per} messages m:K:I; waits until every member has each one's last. */
+  private static void sendRoundsAndAwait(List<Member> members, int per) throws InterruptedException {
+    for (int i = 0; i < per; i++) {
+      for (int k = 0; k < members.size(); k++) {
+        members.get(k).ws.sendText("m:" + k + ":" + i);
+      }
+    }
     List<String> last = new ArrayList<>();
     for (int k = 0; k < members.size(); k++) {
       last.add("m:" + k + ":" + (per - 1));

@@ -10,23 +10,33 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /** A real redis-server of a test's own on a free loopback port, without persistence. */
-final class RedisProcess implements AutoCloseable {
-  final int port;
+public final class RedisProcess implements AutoCloseable {
+  private final int port;
   private Process process;
 
-  RedisProcess() throws Exception {
+  /**
+   * Starts one.
+   *
+   * @throws Exception when it does not start within 20 s
+   */
+  public RedisProcess() throws Exception {
     try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
       port = s.getLocalPort();
     }
     start();
   }
 
-  String uri() {
+  /**
+   * Returns where it listens.
+   *
+   * @return {@code redis://127.0.0.1:PORT}
+   */
+  public String uri() {
     return "redis://127.0.0.1:" + port;
   }
 
   /** Starts it (again) on its port and waits until it accepts connections. */
-  void start() throws Exception {
+  public void start() throws Exception {
     process = new ProcessBuilder("redis-server", "--port", Integer.toString(port),
         "--bind", "127.0.0.1", "--save", "", "--appendonly", "no")
         .redirectErrorStream(true).start();
@@ -50,7 +60,7 @@ final class RedisProcess implements AutoCloseable {
   }
 
   /** Kills it, as a crash would, and waits until it is gone. */
-  void kill() throws InterruptedException {
+  public void kill() throws InterruptedException {
     process.destroyForcibly();
     process.waitFor(20, TimeUnit.SECONDS);
   }
