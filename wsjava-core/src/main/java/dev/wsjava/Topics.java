@@ -193,8 +193,9 @@ public final class Topics implements AutoCloseable {
       return topicNow;
     });
     if (!s.isOpen()) {
-      // It closed while joining: its onClose may have missed this topic.
-      unsubscribe(ws, topic);
+      // It closed while joining: its close may have run before it was in the topic.
+      s.remove(topic);
+      remove(s, topic);
       return false;
     }
     return true;

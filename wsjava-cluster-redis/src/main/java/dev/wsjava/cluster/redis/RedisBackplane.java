@@ -36,9 +36,9 @@ import java.util.concurrent.atomic.LongAdder;
  * <p><b>Outages.</b> Redis pub/sub delivers at most once. When Redis restarts or the network
  * drops, the node reconnects by itself (after {@link Builder#reconnectDelay}, growing to at most
  * that bound) and subscribes to its channels again. Messages published on other nodes while the
- * connection is down are lost for this node: it counts them in {@link #missed()} when the next
- * message of that publisher on that topic arrives (each message carries a sequence number per
- * publisher and topic). Publications made on this node while it is disconnected reach its own
+ * connection is down, or before it has subscribed again, are lost for this node: it counts them
+ * in {@link #missed()} when the next message of that publisher on that topic arrives (each
+ * message carries a sequence number per publisher and topic). Publications made on this node while it is disconnected reach its own
  * subscribers only, and are counted in {@link #publishFailures()}.
  *
  * <p>Wire format of a message on channel {@code <prefix><topic>}: one octet (1 = text, 0 =
@@ -62,7 +62,9 @@ public final class RedisBackplane implements Topics.Backplane {
 
   private ClientResources resources;
   private RedisClient client;
-  private StatefulRedisPubSubConnection<byte[], byte[]> subscriptions;
+  private volatile StatefulRedisPubSubConnection<byte[], byte[]> subscriptions;
+  /** The topics this node has subscribers for. */
+  private final java.util.Set<String> local = ConcurrentHashMap.newKeySet();
   private volatile StatefulRedisConnection<byte[], byte[]> publisher;
   private volatile Topics topics;
   /** Completed when the publishing connection first drops (tests wait for it). */
@@ -101,6 +103,18 @@ public final class RedisBackplane implements Topics.Backplane {
         .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
         .build());
     client.addListener(new RedisConnectionStateListener() {
+      @Override
+      public void onRedisConnected(
+          io.lettuce.core.RedisChannelHandler<?, ?> connection, java.net.SocketAddress address) {
+        // Lettuce resubscribes what Redis confirmed; a topic whose SUBSCRIBE was refused while
+        // disconnected is subscribed here.
+        if (connection == subscriptions) {
+          for (String topic : local) {
+            subscribe(topic);
+          }
+        }
+      }
+
       @Override
       public void onRedisDisconnected(io.lettuce.core.RedisChannelHandler<?, ?> connection) {
         reconnects.increment();
@@ -146,12 +160,25 @@ public final class RedisBackplane implements Topics.Backplane {
 
   @Override
   public void subscribe(String topic) {
-    subscriptions.async().subscribe(channel(topic));
+    local.add(topic);
+    StatefulRedisPubSubConnection<byte[], byte[]> c = subscriptions;
+    if (c != null) {
+      try {
+        c.async().subscribe(channel(topic)); // refused while disconnected: see onRedisConnected
+      } catch (RuntimeException refused) {
+        // subscribed again when the connection is back
+      }
+    }
   }
 
   @Override
   public void unsubscribe(String topic) {
-    subscriptions.async().unsubscribe(channel(topic));
+    local.remove(topic);
+    try {
+      subscriptions.async().unsubscribe(channel(topic));
+    } catch (RuntimeException refused) {
+      // disconnected: the new connection will not subscribe to it
+    }
     String suffix = ":" + topic;
     lastSeen.keySet().removeIf(k -> k.endsWith(suffix)); // what is not received is not missed
   }

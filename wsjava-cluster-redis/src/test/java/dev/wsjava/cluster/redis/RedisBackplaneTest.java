@@ -145,15 +145,16 @@ class RedisBackplaneTest {
           assertThat(n.backplane.disconnects()).as("saw the outage").isPositive();
         }
         // At most once: what was published during the outage (m:lost, and the first probes
-        // after the restart) reached its own node only; every other node counted exactly those
-        // as missed, from the gaps in each publisher's sequence.
+        // after the restart) reached its own node only; every other node counted at least those
+        // as missed, from the gaps in each publisher's sequence (more when a publication reached
+        // Redis before that node had subscribed again).
         assertThat(a.backplane.publishFailures()).isPositive();
         assertThat(members.get(1).sawLost).isFalse();
         assertThat(members.get(2).sawLost).isFalse();
         for (Node n : nodes) {
           long othersFailed = nodes.stream().filter(o -> o != n)
               .mapToLong(o -> o.backplane.publishFailures()).sum();
-          assertThat(n.backplane.missed()).isEqualTo(othersFailed);
+          assertThat(n.backplane.missed()).isGreaterThanOrEqualTo(othersFailed);
         }
         System.out.printf("Redis restart: publications lost per node %d/%d/%d, missed %d/%d/%d%n",
             a.backplane.publishFailures(), b.backplane.publishFailures(),
