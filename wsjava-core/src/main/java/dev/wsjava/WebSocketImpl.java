@@ -38,6 +38,8 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
   private boolean readPaused;
   private volatile Fragments fragments; // made by the first fragment sent: see fragments()
   private final java.util.function.Consumer<WebSocketImpl> onOpen;
+  /** Its topics, once {@link Topics#subscribe} was first called on it; null for most. */
+  volatile TopicSubscriber subscriber;
 
   private static final VarHandle FRAGMENTS;
 
@@ -138,6 +140,10 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
 
   @Override
   public void onClose(Connection c, int code, String reason) {
+    TopicSubscriber s = subscriber;
+    if (s != null) {
+      s.connectionClosed();
+    }
     if (listener != null) {
       listener.onClose(this, code, reason);
     } else {
@@ -174,6 +180,11 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
 
   // ---------------------------------------------------------------------------------------------
   // WebSocket
+
+  /** The transport's connection, for topics; null until open. */
+  Connection connection() {
+    return connection;
+  }
 
   private Connection conn() {
     Connection c = connection;
@@ -232,6 +243,10 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
       }
       CompletableFuture<Void> sent = api(conn().sendFragment(type, part, last));
       f.type = last ? null : type;
+      TopicSubscriber s = subscriber;
+      if (last && s != null) {
+        s.pump(); // topic messages held back while the fragments went out (RFC 6455 §5.4)
+      }
       return sent;
     }
   }

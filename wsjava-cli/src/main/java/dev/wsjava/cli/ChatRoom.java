@@ -1,113 +1,75 @@
 package dev.wsjava.cli;
 
-import dev.wsjava.CloseCodes;
+import dev.wsjava.Topics;
 import dev.wsjava.WebSocket;
 import dev.wsjava.WebSocketListener;
 import java.net.URLDecoder;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayDeque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The {@code /chat} route: every message goes to every connected client, the sender's too. Text
- * goes out as {@code nick: text} (the nickname comes from {@code ?nick=} in the URL, else {@code
- * guest-N}); binary goes out unchanged; joins and leaves are announced as {@code * nick joined
- * (N online)}.
+ * The {@code /chat} route: every message goes to every member, the sender's too. Text goes out as
+ * {@code nick: text} (the nickname comes from {@code ?nick=} in the URL, else {@code guest-N});
+ * binary goes out unchanged; joins and leaves are announced as {@code * nick joined (N online)},
+ * N counting this server's members.
  *
- * <p>Delivery never makes one client wait for another. Each member has a mailbox, and a virtual
- * thread of its own moves the mailbox into the connection's send queue: events arrive on I/O
- * threads holding their connection's lock, so sending to another connection from there could
- * deadlock with that connection doing the same, and on the blocking transport the sending thread
- * writes to the socket itself. Messages enter every mailbox under the room's lock, so all members
- * see the same order. A member whose mailbox grows past the send queue bound, or whose send queue
- * refuses a message, reads too slowly: it is closed with 1008 (policy violation; 1013 would tell
- * it to retry, which a reader that slow should not) and the others go on.
+ * <p>The room is one topic of {@link Topics}: each message is encoded once for all members, and a
+ * member that reads more slowly than the room talks (past the topics' queue bound) is closed with
+ * 1008 (policy violation; 1013 would tell it to retry, which a reader that slow should not) while
+ * the others go on. With a backplane ({@code wsjava serve --cluster}), the room spans every server
+ * that shares it.
  */
 final class ChatRoom implements WebSocketListener {
+  /** The topic of the room. */
+  static final String TOPIC = "chat";
   private static final int MAX_NICK = 24;
 
-  private final long bound;
-  private final Map<WebSocket, Member> members = new LinkedHashMap<>(); // under this
+  private final Topics topics;
+  private final Map<WebSocket, String> members = new LinkedHashMap<>(); // nicknames, under this
   private final AtomicInteger guests = new AtomicInteger();
 
-  /** A room whose members may have at most {@code bound} bytes waiting in their mailbox. */
-  ChatRoom(long bound) {
-    this.bound = bound;
+  /** A room on {@code topics}, whose policy for slow members should close them. */
+  ChatRoom(Topics topics) {
+    this.topics = topics;
   }
 
   @Override
   public void onOpen(WebSocket ws) {
-    Member m = new Member(ws, nickname(ws.path()));
+    String nick = nickname(ws.path());
     synchronized (this) { // the count and the announcement in one step, so they agree
-      members.put(ws, m);
-      broadcast("* " + m.nick + " joined (" + members.size() + " online)");
+      members.put(ws, nick);
+      topics.subscribe(ws, TOPIC);
+      topics.publishText(TOPIC, "* " + nick + " joined (" + members.size() + " online)");
     }
   }
 
   @Override
   public void onText(WebSocket ws, String text) {
-    Member m;
+    String nick;
     synchronized (this) {
-      m = members.get(ws);
+      nick = members.get(ws);
     }
-    if (m != null) {
-      broadcast(m.nick + ": " + text);
+    if (nick != null) {
+      topics.publishText(TOPIC, nick + ": " + text);
     }
   }
 
   @Override
   public void onBinary(WebSocket ws, ByteBuffer data) {
-    byte[] copy = new byte[data.remaining()];
-    data.get(copy);
-    deliver(copy, copy.length);
+    topics.publishBinary(TOPIC, data);
   }
 
   @Override
   public void onClose(WebSocket ws, int code, String reason) {
-    Member m;
     synchronized (this) {
-      m = members.remove(ws);
-      if (m != null) {
-        broadcast("* " + m.nick + " left (" + members.size() + " online)");
+      String nick = members.remove(ws);
+      if (nick != null) {
+        topics.publishText(TOPIC, "* " + nick + " left (" + members.size() + " online)");
       }
-    }
-    if (m != null) {
-      m.drop(null);
-    }
-  }
-
-  private void broadcast(String text) {
-    deliver(text, utf8Length(text));
-  }
-
-  /** The UTF-8 length of {@code s} (an unpaired surrogate counts as the 3 bytes of U+FFFD). */
-  private static long utf8Length(String s) {
-    long n = 0;
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      if (c < 0x80) {
-        n++;
-      } else if (c < 0x800) {
-        n += 2;
-      } else if (Character.isHighSurrogate(c) && i + 1 < s.length()
-          && Character.isLowSurrogate(s.charAt(i + 1))) {
-        n += 4;
-        i++;
-      } else {
-        n += 3;
-      }
-    }
-    return n;
-  }
-
-  private synchronized void deliver(Object message, long bytes) {
-    for (Member m : members.values()) {
-      m.offer(message, bytes);
     }
   }
 
@@ -137,97 +99,8 @@ final class ChatRoom implements WebSocketListener {
     return "guest-" + guests.incrementAndGet();
   }
 
-  /** One connection's mailbox and the virtual thread that empties it. */
-  private final class Member {
-    final WebSocket ws;
-    final String nick;
-    private final ArrayDeque<Object> mailbox = new ArrayDeque<>(); // String or byte[], under this
-    private final ArrayDeque<Long> sizes = new ArrayDeque<>(); // their UTF-8 sizes, under this
-    private long mailboxBytes; // under this
-    private boolean draining; // under this
-    private boolean dropped; // under this
-
-    Member(WebSocket ws, String nick) {
-      this.ws = ws;
-      this.nick = nick;
-    }
-
-    void offer(Object message, long bytes) {
-      boolean tooSlow;
-      synchronized (this) {
-        if (dropped) {
-          return;
-        }
-        mailbox.add(message);
-        sizes.add(bytes);
-        mailboxBytes += bytes;
-        tooSlow = mailboxBytes > bound && mailbox.size() > 1;
-        if (!tooSlow && !draining) {
-          draining = true;
-          Thread.ofVirtual().name("wsjava-chat " + nick).start(this::drain);
-        }
-      }
-      if (tooSlow) {
-        drop("too slow: chat messages piled up past the send queue bound");
-      }
-    }
-
-    private void drain() {
-      while (true) {
-        Object message;
-        synchronized (this) {
-          message = mailbox.poll();
-          if (message == null || dropped) {
-            draining = false;
-            return;
-          }
-          mailboxBytes -= sizes.poll();
-        }
-        if (ws.queuedBytes() > bound) {
-          // The connection's queue may be larger (the echo route needs room for a largest
-          // message); a chat member is held to the send queue bound.
-          drop("too slow: the send queue is full");
-          return;
-        }
-        CompletableFuture<Void> sent;
-        try {
-          sent = message instanceof String s ? ws.sendText(s) : ws.sendBinary((byte[]) message);
-        } catch (IllegalStateException closed) {
-          synchronized (this) {
-            dropped = true;
-            draining = false;
-          }
-          return;
-        }
-        if (Futures.refusedFull(sent)) {
-          drop("too slow: the send queue is full");
-        }
-      }
-    }
-
-    /** Stops delivery; with a reason, closes the connection 1008 (off this thread's locks). */
-    void drop(String reason) {
-      synchronized (this) {
-        if (dropped) {
-          return;
-        }
-        dropped = true;
-        mailbox.clear();
-        sizes.clear();
-        mailboxBytes = 0;
-      }
-      if (reason != null) {
-        Thread.ofVirtual().start(() -> {
-          if (ws.isOpen()) {
-            ws.close(CloseCodes.POLICY_VIOLATION, reason);
-          }
-        });
-      }
-    }
-  }
-
   /** The members' nicknames, for tests and logs. */
   synchronized List<String> nicknames() {
-    return members.values().stream().map(m -> m.nick).toList();
+    return List.copyOf(members.values());
   }
 }

@@ -1,9 +1,11 @@
 package dev.wsjava.cli;
 
 import dev.wsjava.TlsContexts;
+import dev.wsjava.Topics;
 import dev.wsjava.Transport;
 import dev.wsjava.WebSocketConfig;
 import dev.wsjava.WebSocketServer;
+import dev.wsjava.cluster.redis.RedisBackplane;
 import dev.wsjava.extension.PerMessageDeflate;
 import dev.wsjava.http.HttpResponse;
 import java.io.IOException;
@@ -119,6 +121,11 @@ public final class ServeCommand implements Callable<Integer> {
           + " never.")
   private Duration pingInterval;
 
+  @Option(names = "--cluster", paramLabel = "URI",
+      description = "Share /chat with every server that uses this Redis, for example"
+          + " redis://127.0.0.1:6379 (messages while Redis is unreachable stay on this server).")
+  private String cluster;
+
   @Mixin private SocketBufferOptions socketBuffers;
 
   /**
@@ -174,7 +181,8 @@ public final class ServeCommand implements Callable<Integer> {
     SelfSignedCertificate generated = selfSigned ? SelfSignedCertificate.create() : null;
     SSLContext tls = tls(generated);
     String page = resource("index.html");
-    ChatRoom chat = new ChatRoom(sendQueue);
+    Topics topics = topics();
+    ChatRoom chat = new ChatRoom(topics);
     WebSocketServer.Builder builder =
         WebSocketServer.builder()
             .bind(listen.host, port)
@@ -189,6 +197,7 @@ public final class ServeCommand implements Callable<Integer> {
     try {
       server = builder.start();
     } catch (IOException e) {
+      topics.close();
       if (generated != null) {
         generated.delete();
       }
@@ -198,7 +207,8 @@ public final class ServeCommand implements Callable<Integer> {
         "wsjava serve: " + transport.name().toLowerCase(Locale.ROOT) + " transport, permessage-deflate "
             + (noDeflate ? "off" : "on") + ", messages up to " + Units.formatSize(maxMessage)
             + socketBuffers.describe()
-            + (listen.everyInterface() ? ", listening on every interface" : ""));
+            + (listen.everyInterface() ? ", listening on every interface" : "")
+            + (cluster != null ? ", /chat shared through " + cluster : ""));
     if (generated != null) {
       err.println(
           "wsjava serve: self-signed development certificate for localhost, 127.0.0.1, ::1\n"
@@ -206,7 +216,22 @@ public final class ServeCommand implements Callable<Integer> {
               + "  PEM     " + generated.certificatePem()
               + "  (wsjava connect --cacert " + generated.certificatePem() + " URL)");
     }
-    return new Running(server, chat, urls(tls != null, server.port()), generated);
+    return new Running(server, chat, topics, urls(tls != null, server.port()), generated);
+  }
+
+  /** The room's topics: a slow member is closed with 1008; with --cluster, shared via Redis. */
+  private Topics topics() {
+    Topics.Builder b = Topics.builder()
+        .maxQueuedBytes(sendQueue)
+        .overflow(Topics.Overflow.CLOSE_POLICY_VIOLATION);
+    if (cluster != null) {
+      if (!cluster.startsWith("redis://") && !cluster.startsWith("rediss://")) {
+        throw new ParameterException(spec.commandLine(),
+            "--cluster takes a Redis URI, redis://HOST:PORT or rediss://HOST:PORT, not " + cluster);
+      }
+      b.backplane(RedisBackplane.builder().uri(cluster).build());
+    }
+    return b.build();
   }
 
   private SSLContext tls(SelfSignedCertificate generated)
@@ -262,12 +287,15 @@ public final class ServeCommand implements Callable<Integer> {
   public static final class Running implements AutoCloseable {
     private final WebSocketServer server;
     private final ChatRoom chat;
+    private final Topics topics;
     private final List<String> urls;
     private final SelfSignedCertificate certificate;
 
-    Running(WebSocketServer server, ChatRoom chat, List<String> urls, SelfSignedCertificate certificate) {
+    Running(WebSocketServer server, ChatRoom chat, Topics topics, List<String> urls,
+        SelfSignedCertificate certificate) {
       this.server = server;
       this.chat = chat;
+      this.topics = topics;
       this.urls = List.copyOf(urls);
       this.certificate = certificate;
     }
@@ -317,6 +345,7 @@ public final class ServeCommand implements Callable<Integer> {
     @Override
     public void close() {
       server.close();
+      topics.close();
       if (certificate != null) {
         certificate.delete();
       }

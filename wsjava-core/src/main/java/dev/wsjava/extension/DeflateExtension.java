@@ -143,6 +143,40 @@ public final class DeflateExtension implements Extension {
   }
 
   /**
+   * Returns a key equal for two extensions that compress every message to the same bytes, or
+   * {@code null} when this one keeps its window between messages (its output then depends on what
+   * it sent before). A message compressed once by a {@link #sharedCopy()} can go out unchanged on
+   * every connection whose extension has an equal key: that is how topics send one compressed
+   * frame to many subscribers.
+   *
+   * @return the key, or {@code null} with context takeover
+   */
+  public Object sharedForm() {
+    return outboundNoContextTakeover
+        ? new SharedForm(level, minCompressSize, outboundWindowBits)
+        : null;
+  }
+
+  /**
+   * Returns a new extension that compresses exactly as this one does, for encoding messages once
+   * on behalf of every connection with an equal {@link #sharedForm()}; it holds no state of this
+   * connection.
+   *
+   * @return the copy
+   * @throws IllegalStateException when this extension keeps context ({@link #sharedForm()} is
+   *     null)
+   */
+  public DeflateExtension sharedCopy() {
+    if (!outboundNoContextTakeover) {
+      throw new IllegalStateException("a compressor with context takeover cannot be shared");
+    }
+    return new DeflateExtension(level, minCompressSize, true, true, outboundWindowBits);
+  }
+
+  /** What makes two context-free compressors produce the same bytes. */
+  private record SharedForm(int level, int minCompressSize, int windowBits) {}
+
+  /**
    * Decompresses the payload of one inbound data frame (RFC 7692 §7.2.2).
    *
    * @param messageRsv the RSV bits of the first frame of the message

@@ -1,5 +1,6 @@
 package dev.wsjava.session;
 
+import dev.wsjava.extension.DeflateExtension;
 import dev.wsjava.extension.Extension;
 import dev.wsjava.protocol.CloseCode;
 import dev.wsjava.protocol.CloseFrame;
@@ -438,6 +439,71 @@ public final class Session {
     checkCanSend();
     outbound().control(op, payload);
     payload.position(payload.limit());
+  }
+
+  /**
+   * Queues a whole data frame encoded elsewhere ({@link SharedFrameEncoder}), as it is: the same
+   * bytes may be queued on many sessions at once, so nothing may write into them.
+   *
+   * @param frame an unmasked server frame, position to limit; queued without a copy
+   * @throws IllegalStateException after this end sent a close frame, or while a fragmented
+   *     message is being sent (see {@link #sendingFragments()})
+   */
+  public void sendEncoded(ByteBuffer frame) {
+    checkCanSend();
+    Outbound out = outbound();
+    if (out.sendingFragments) {
+      throw new IllegalStateException(
+          "a fragmented message is being sent: finish it with a final fragment first");
+    }
+    out.queue.add(frame);
+  }
+
+  /**
+   * Returns whether a message is being sent in fragments (its final fragment not queued yet):
+   * no other data frame may go out until it ends (RFC 6455 §5.4).
+   *
+   * @return true between a message's first and final fragment
+   */
+  public boolean sendingFragments() {
+    return outbound != null && outbound.sendingFragments;
+  }
+
+  /**
+   * Returns a key equal for sessions that encode every whole message to the same bytes (a server
+   * without extensions, or with a permessage-deflate that keeps no context), or {@code null} when
+   * this session's frames depend on its own state (a client masks, a compressor keeps context).
+   *
+   * @return the key, or {@code null}
+   */
+  public Object sharedFrameForm() {
+    if (role.masksOutbound()) {
+      return null;
+    }
+    if (extensions.length == 0) {
+      return SharedFrameEncoder.PLAIN;
+    }
+    if (extensions.length == 1 && extensions[0] instanceof DeflateExtension d) {
+      return d.sharedForm();
+    }
+    return null;
+  }
+
+  /**
+   * Makes an encoder of whole messages into frames identical to this session's, for sending one
+   * message to many sessions with an equal {@link #sharedFrameForm()}.
+   *
+   * @return a new encoder
+   * @throws IllegalStateException when {@link #sharedFrameForm()} is null
+   */
+  public SharedFrameEncoder sharedFrameEncoder() {
+    Object form = sharedFrameForm();
+    if (form == null) {
+      throw new IllegalStateException("this session's frames cannot be shared");
+    }
+    List<Extension> copy =
+        extensions.length == 0 ? List.of() : List.of(((DeflateExtension) extensions[0]).sharedCopy());
+    return new SharedFrameEncoder(new Session(role, config, copy));
   }
 
   /**

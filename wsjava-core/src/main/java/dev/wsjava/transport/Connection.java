@@ -7,6 +7,7 @@ import dev.wsjava.protocol.ProtocolException;
 import dev.wsjava.protocol.Role;
 import dev.wsjava.session.MemoryBudget;
 import dev.wsjava.session.Session;
+import dev.wsjava.session.SharedFrameEncoder;
 import dev.wsjava.session.SessionListener;
 import java.net.SocketAddress;
 import java.lang.invoke.MethodHandles;
@@ -255,6 +256,98 @@ public abstract class Connection {
       requestFlush();
     }
     return closed();
+  }
+
+  /** {@link #offer} queued the bytes. */
+  public static final int OFFERED = 0;
+  /** {@link #offer} queued nothing: the queue already holds {@code window} bytes or more. */
+  public static final int OFFER_FULL = 1;
+  /** {@link #offer} queued nothing: a message is being sent in fragments (RFC 6455 §5.4). */
+  public static final int OFFER_FRAGMENTING = 2;
+  /** {@link #offer} queued nothing: the connection is closing or closed. */
+  public static final int OFFER_NOT_OPEN = 3;
+
+  /**
+   * Queues a message for a fan-out (topics) without ever blocking or failing the caller: either a
+   * frame encoded once for many connections ({@code type} null; queued as it is, never copied or
+   * changed), or a message this connection encodes itself (its compressor keeps context). Unlike a
+   * send, it returns no future and leaves {@link ConnectionHandler#onWritable} alone; {@link
+   * #drained()} tells when the queue empties.
+   *
+   * @param bytes the encoded frame, or the message's payload (duplicated, not consumed)
+   * @param type null for an encoded frame, else {@link Opcode#TEXT} or {@link Opcode#BINARY}
+   * @param window queue nothing while this many bytes or more wait to be written
+   * @return {@link #OFFERED}, {@link #OFFER_FULL}, {@link #OFFER_FRAGMENTING} or {@link
+   *     #OFFER_NOT_OPEN}
+   */
+  public final int offer(ByteBuffer bytes, Opcode type, long window) {
+    ReentrantLock lock = lock();
+    lock.lock();
+    try {
+      if (session.state() != Session.State.OPEN) {
+        return OFFER_NOT_OPEN;
+      }
+      if (session.sendingFragments()) {
+        return OFFER_FRAGMENTING;
+      }
+      if (session.outboundBytes() >= window) {
+        return OFFER_FULL;
+      }
+      if (type == null) {
+        session.sendEncoded(bytes.duplicate());
+      } else {
+        session.sendMessage(type, bytes.duplicate());
+      }
+    } finally {
+      lock.unlock();
+    }
+    requestFlushNoWait();
+    return OFFERED;
+  }
+
+  /**
+   * Returns a future completed once every byte queued now has been written (at once when nothing
+   * waits), or failed when the socket closes first.
+   *
+   * @return the future
+   */
+  public final CompletableFuture<Void> drained() {
+    ReentrantLock lock = lock();
+    lock.lock();
+    try {
+      if (session.state() == Session.State.CLOSED) {
+        return CompletableFuture.failedFuture(
+            new ConnectionClosedException(session.closeCode(), session.closeReason()));
+      }
+      if (!session.hasOutbound()) {
+        return CompletableFuture.completedFuture(null);
+      }
+      CompletableFuture<Void> f = new CompletableFuture<>();
+      sends().pending.addLast(new Pending(session.outboundTotal(), f));
+      return f;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Returns the key of {@link Session#sharedFrameForm()}: connections with equal keys can be sent
+   * one frame encoded once; null when this connection encodes its own.
+   *
+   * @return the key, or null
+   */
+  public final Object sharedFrameForm() {
+    return session.sharedFrameForm();
+  }
+
+  /**
+   * Makes an encoder of frames any connection with an equal {@link #sharedFrameForm()} can send.
+   *
+   * @return the encoder
+   * @throws IllegalStateException when the form is null
+   */
+  public final SharedFrameEncoder sharedFrameEncoder() {
+    return session.sharedFrameEncoder();
   }
 
   /**
@@ -836,6 +929,15 @@ public abstract class Connection {
 
   /** Asks the transport to write the queue soon (from any thread). */
   protected abstract void requestFlush();
+
+  /**
+   * Asks the transport to write the queue soon without making the calling thread write to the
+   * socket when a write could block (a publisher must never wait for a slow subscriber). The
+   * default is {@link #requestFlush()}, right for transports whose writes never block.
+   */
+  protected void requestFlushNoWait() {
+    requestFlush();
+  }
 
   /** Closes the socket (idempotent) and then calls {@link #socketClosed()}. */
   protected abstract void closeSocket();

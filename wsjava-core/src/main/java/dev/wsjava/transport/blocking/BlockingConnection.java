@@ -490,6 +490,20 @@ public final class BlockingConnection extends Connection {
     flush();
   }
 
+  /**
+   * A fan-out must not block on this socket: a writer thread of its own takes the queue, unless a
+   * writer is at work already (it checks the queue again after it lets go, see {@link #flush()}).
+   */
+  @Override
+  protected void requestFlushNoWait() {
+    if (inEvent() || writeLock.isHeldByCurrentThread()) {
+      return; // the flush after the event or write takes these bytes too
+    }
+    if (!writeLock.isLocked()) {
+      Thread.ofVirtual().name("wsjava-writer").start(this::flush);
+    }
+  }
+
   /** Writes the queue unless another thread is writing it, which then writes these bytes too. */
   private void flush() {
     while (!closing.get() && writeLock.tryLock()) {

@@ -1,0 +1,58 @@
+package dev.wsjava.examples;
+
+import dev.wsjava.Topics;
+import dev.wsjava.WebSocket;
+import dev.wsjava.WebSocketListener;
+import dev.wsjava.WebSocketServer;
+import dev.wsjava.cluster.redis.RedisBackplane;
+import dev.wsjava.extension.PerMessageDeflate;
+import dev.wsjava.WebSocketConfig;
+
+/**
+ * A chat room that spans every server started against the same Redis: a message sent to any of
+ * them reaches the members of all. The room is one topic; each server encodes a message once for
+ * its members (deflate is negotiated without context takeover so that one compressed frame serves
+ * everyone) and receives the other servers' messages from Redis once.
+ *
+ * <p>Run two (with {@code redis-server} on 6379):
+ *
+ * <pre>
+ * ./mvnw -q -pl examples -am package -DskipTests
+ * CP=$(./mvnw -q -pl examples dependency:build-classpath -Dmdep.outputFile=/dev/stdout):examples/target/classes
+ * java -cp $CP dev.wsjava.examples.ClusterChat 8081 redis://127.0.0.1:6379 &amp;
+ * java -cp $CP dev.wsjava.examples.ClusterChat 8082 redis://127.0.0.1:6379
+ * </pre>
+ *
+ * then connect one client to ws://localhost:8081/chat and one to ws://localhost:8082/chat.
+ */
+public final class ClusterChat {
+  private ClusterChat() {}
+
+  /**
+   * Starts one server of the cluster and runs until interrupted.
+   *
+   * @param args the port (default 8080) and the Redis URI (default redis://127.0.0.1:6379)
+   * @throws Exception when the port is taken
+   */
+  public static void main(String[] args) throws Exception {
+    int port = args.length > 0 ? Integer.parseInt(args[0]) : 8080;
+    String redis = args.length > 1 ? args[1] : "redis://127.0.0.1:6379";
+    Topics topics = Topics.builder()
+        .backplane(RedisBackplane.builder().uri(redis).build())
+        .overflow(Topics.Overflow.CLOSE_POLICY_VIOLATION) // a reader far behind is closed, 1008
+        .build();
+    WebSocketServer server = WebSocketServer.builder()
+        .bind("localhost", port)
+        .config(WebSocketConfig.builder()
+            .deflate(PerMessageDeflate.builder().serverNoContextTakeover(true).build())
+            .build())
+        .websocket("/chat", new WebSocketListener() {
+          @Override public void onOpen(WebSocket ws) { topics.subscribe(ws, "chat"); }
+
+          @Override public void onText(WebSocket ws, String text) { topics.publishText("chat", text); }
+        })
+        .start();
+    System.out.println("chat at ws://localhost:" + server.port() + "/chat, shared through " + redis);
+    Thread.currentThread().join();
+  }
+}

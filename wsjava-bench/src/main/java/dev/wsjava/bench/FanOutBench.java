@@ -1,0 +1,368 @@
+package dev.wsjava.bench;
+
+import dev.wsjava.Topics;
+import dev.wsjava.Transport;
+import dev.wsjava.WebSocket;
+import dev.wsjava.WebSocketConfig;
+import dev.wsjava.WebSocketListener;
+import dev.wsjava.WebSocketServer;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.codec.http.websocketx.TextWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolHandler;
+import io.netty.util.concurrent.GlobalEventExecutor;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Fan-out: one topic, N subscribers, 300-byte text messages, on one node. The server runs in this
+ * JVM (wsjava {@link Topics}, or Netty's {@code ChannelGroup.writeAndFlush} of one frame, each on
+ * two event loops); the N subscribers are raw sockets on one selector thread in a child process.
+ * A message carries its publish time ({@link System#nanoTime()}, one monotonic clock for both
+ * processes on Linux); the child reports each message once every subscriber has it, and the
+ * server keeps at most {@link #IN_FLIGHT} messages unacknowledged.
+ *
+ * <p>Prints deliveries per second, the publish-to-receive latency of each delivery (p50, p99),
+ * the server's CPU per delivery (this process's CPU time, so the server only), and the server's
+ * heap per subscriber (after a full GC, with N subscribers minus before).
+ *
+ * <p>Command line: {@code wsjava|netty N MESSAGES}; or {@code client PORT N} (the child).
+ */
+public final class FanOutBench {
+  private static final int SIZE = 300;
+  private static final int IN_FLIGHT = 8;
+  private static final int LOOPS = 2;
+
+  private FanOutBench() {}
+
+  /**
+   * Runs the command line.
+   *
+   * @param args see the class comment
+   * @throws Exception when a server or the child fails
+   */
+  public static void main(String[] args) throws Exception {
+    if (args[0].equals("client")) {
+      client(Integer.parseInt(args[1]), Integer.parseInt(args[2]));
+      return;
+    }
+    int n = Integer.parseInt(args[1]);
+    int messages = Integer.parseInt(args[2]);
+    Server server = args[0].equals("netty") ? new NettyServer() : new WsjavaServer();
+    try {
+      run(args[0], server, n, messages);
+    } finally {
+      server.close();
+    }
+  }
+
+  /** A fan-out server under test. */
+  private interface Server {
+    int port();
+
+    int subscribers();
+
+    void publish(String text);
+
+    void close() throws Exception;
+  }
+
+  private static final class WsjavaServer implements Server {
+    final Topics topics = Topics.builder().build();
+    final WebSocketServer server;
+
+    WsjavaServer() throws Exception {
+      server = WebSocketServer.builder().bind("127.0.0.1", 0)
+          .config(WebSocketConfig.builder().transport(Transport.NIO).eventLoops(LOOPS)
+              .deflate(null).build())
+          .websocket("/feed", new WebSocketListener() {
+            @Override
+            public void onOpen(WebSocket ws) {
+              topics.subscribe(ws, "feed");
+            }
+          })
+          .start();
+    }
+
+    @Override
+    public int port() {
+      return server.port();
+    }
+
+    @Override
+    public int subscribers() {
+      return topics.subscribers("feed");
+    }
+
+    @Override
+    public void publish(String text) {
+      topics.publishText("feed", text);
+    }
+
+    @Override
+    public void close() {
+      server.close();
+    }
+  }
+
+  private static final class NettyServer implements Server {
+    final EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+    final EventLoopGroup workers = new MultiThreadIoEventLoopGroup(LOOPS, NioIoHandler.newFactory());
+    final ChannelGroup group = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
+    final Channel listener;
+
+    NettyServer() throws Exception {
+      listener = new ServerBootstrap().group(boss, workers).channel(NioServerSocketChannel.class)
+          .childHandler(new ChannelInitializer<SocketChannel>() {
+            @Override
+            protected void initChannel(SocketChannel ch) {
+              ch.pipeline().addLast(new HttpServerCodec(), new HttpObjectAggregator(65536),
+                  new WebSocketServerProtocolHandler("/feed"),
+                  new ChannelInboundHandlerAdapter() {
+                    @Override
+                    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+                      if (evt instanceof WebSocketServerProtocolHandler.HandshakeComplete) {
+                        group.add(ctx.channel());
+                      }
+                      ctx.fireUserEventTriggered(evt);
+                    }
+                  });
+            }
+          })
+          .bind(new InetSocketAddress("127.0.0.1", 0)).sync().channel();
+    }
+
+    @Override
+    public int port() {
+      return ((InetSocketAddress) listener.localAddress()).getPort();
+    }
+
+    @Override
+    public int subscribers() {
+      return group.size();
+    }
+
+    @Override
+    public void publish(String text) {
+      // One frame; the group hands each channel a retained duplicate of it.
+      group.writeAndFlush(new TextWebSocketFrame(
+          Unpooled.wrappedBuffer(text.getBytes(StandardCharsets.UTF_8))));
+    }
+
+    @Override
+    public void close() throws Exception {
+      listener.close().sync();
+      group.close().await(10, TimeUnit.SECONDS);
+      workers.shutdownGracefully(0, 1, TimeUnit.SECONDS).await(10, TimeUnit.SECONDS);
+      boss.shutdownGracefully(0, 1, TimeUnit.SECONDS).await(10, TimeUnit.SECONDS);
+    }
+  }
+
+  private static void run(String name, Server server, int n, int messages) throws Exception {
+    long heapBefore = heapAfterGc();
+    List<String> cmd = new ArrayList<>(List.of(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx1g",
+        "-cp", System.getProperty("java.class.path"), FanOutBench.class.getName(),
+        "client", Integer.toString(server.port()), Integer.toString(n)));
+    Process child = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+    try (PrintStream toChild = new PrintStream(child.getOutputStream(), true, StandardCharsets.UTF_8);
+        BufferedReader fromChild = new BufferedReader(
+            new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
+      String line = fromChild.readLine();
+      if (!"connected".equals(line)) {
+        throw new IllegalStateException("the client failed: " + line);
+      }
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      while (server.subscribers() < n && System.nanoTime() < deadline) {
+        Thread.sleep(10);
+      }
+      if (server.subscribers() < n) {
+        throw new IllegalStateException(server.subscribers() + " of " + n + " subscribed");
+      }
+      long perSubscriber = (heapAfterGc() - heapBefore) / n;
+      String pad = "x".repeat(SIZE - 24);
+      // Warm-up, then the measured run.
+      for (int round = 0; round < 2; round++) {
+        int count = round == 0 ? Math.max(IN_FLIGHT, messages / 5) : messages;
+        long cpu0 = cpu();
+        long t0 = System.nanoTime();
+        int acked = 0;
+        for (int i = 0; i < count; i++) {
+          while (i - acked >= IN_FLIGHT) {
+            acked = Integer.parseInt(fromChild.readLine()) + 1;
+          }
+          server.publish(String.format(Locale.ROOT, "%019d|%04d", System.nanoTime(), i) + pad);
+        }
+        while (acked < count) {
+          acked = Integer.parseInt(fromChild.readLine()) + 1;
+        }
+        long elapsed = System.nanoTime() - t0;
+        long cpuUsed = cpu() - cpu0;
+        toChild.println("report");
+        String latency = fromChild.readLine();
+        if (round == 1) {
+          double deliveries = (double) n * count;
+          System.out.printf(Locale.ROOT,
+              "fanout %-6s subscribers=%d messages=%d size=%d: %,.0f deliveries/s, %s,"
+                  + " server CPU %.0f ns/delivery (%.2f cores), heap %,d B/subscriber%n",
+              name, n, count, SIZE, deliveries / (elapsed / 1e9), latency,
+              cpuUsed / deliveries, (double) cpuUsed / elapsed, perSubscriber);
+        }
+      }
+      toChild.println("quit");
+    } finally {
+      if (!child.waitFor(30, TimeUnit.SECONDS)) {
+        child.destroyForcibly();
+      }
+    }
+  }
+
+  private static long cpu() {
+    return ((com.sun.management.OperatingSystemMXBean)
+        ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+  }
+
+  private static long heapAfterGc() {
+    for (int i = 0; i < 3; i++) {
+      System.gc();
+    }
+    Runtime r = Runtime.getRuntime();
+    return r.totalMemory() - r.freeMemory();
+  }
+
+  // -----------------------------------------------------------------------------------------------
+  // The child: N raw WebSocket clients on one selector; reports each message once all have it.
+
+  private static void client(int port, int n) throws Exception {
+    Selector selector = Selector.open();
+    byte[] upgrade = ("GET /feed HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+        + "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+        + "Sec-WebSocket-Version: 13\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
+    List<Reader> readers = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      java.nio.channels.SocketChannel ch =
+          java.nio.channels.SocketChannel.open(new InetSocketAddress("127.0.0.1", port));
+      ch.write(ByteBuffer.wrap(upgrade));
+      ch.configureBlocking(false);
+      Reader r = new Reader(ch);
+      readers.add(r);
+      ch.register(selector, SelectionKey.OP_READ, r);
+    }
+    int[] received = new int[1 << 16];
+    long[] latencies = new long[1 << 22];
+    int[] nLat = {0};
+    BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+    CountDownLatch done = new CountDownLatch(1);
+    Thread.ofPlatform().daemon().start(() -> {
+      try {
+        String cmd;
+        while ((cmd = in.readLine()) != null && !cmd.equals("quit")) {
+          synchronized (latencies) {
+            long[] l = Arrays.copyOf(latencies, nLat[0]);
+            nLat[0] = 0;
+            Arrays.sort(l);
+            System.out.printf(Locale.ROOT, "latency p50 %.1f us p99 %.1f us%n",
+                l[l.length / 2] / 1e3, l[(int) (l.length * 0.99)] / 1e3);
+            System.out.flush();
+          }
+        }
+      } catch (Exception e) {
+        e.printStackTrace();
+      }
+      done.countDown();
+    });
+    System.out.println("connected");
+    System.out.flush();
+    ByteBuffer buf = ByteBuffer.allocateDirect(1 << 16);
+    byte[] head = new byte[24];
+    while (done.getCount() > 0) {
+      selector.select(100);
+      for (SelectionKey k : selector.selectedKeys()) {
+        Reader r = (Reader) k.attachment();
+        buf.clear();
+        int got = r.ch.read(buf);
+        if (got < 0) {
+          k.cancel();
+          continue;
+        }
+        buf.flip();
+        long now = System.nanoTime();
+        synchronized (latencies) {
+          while (buf.hasRemaining()) {
+            int b = buf.get() & 0xff;
+            if (!r.open) { // the 101 response: skip to the blank line
+              r.tail = (r.tail << 8) | b;
+              r.open = r.tail == 0x0d0a0d0a;
+              continue;
+            }
+            // A frame: 0x81, 126, length (2), payload; gather its first 24 bytes.
+            r.frame[r.at++] = (byte) b;
+            if (r.at == 4) {
+              r.need = 4 + (((r.frame[2] & 0xff) << 8) | (r.frame[3] & 0xff));
+            }
+            if (r.at >= 4 && r.at - 4 <= head.length && r.at - 4 > 0) {
+              head[r.at - 5] = (byte) b;
+            }
+            if (r.at >= 4 && r.at == r.need) {
+              String s = new String(head, StandardCharsets.US_ASCII);
+              long sent = Long.parseLong(s.substring(0, 19));
+              int seq = Integer.parseInt(s.substring(20, 24));
+              if (nLat[0] < latencies.length) {
+                latencies[nLat[0]++] = now - sent;
+              }
+              if (++received[seq % received.length] == n) {
+                received[seq % received.length] = 0;
+                System.out.println(seq);
+                System.out.flush();
+              }
+              r.at = 0;
+              r.need = -1;
+            }
+          }
+        }
+      }
+      selector.selectedKeys().clear();
+    }
+  }
+
+  /** One raw client's parsing state. */
+  private static final class Reader {
+    final java.nio.channels.SocketChannel ch;
+    final byte[] frame = new byte[4 + 1024];
+    boolean open;
+    int tail;
+    int at;
+    int need = -1;
+
+    Reader(java.nio.channels.SocketChannel ch) {
+      this.ch = ch;
+    }
+  }
+}

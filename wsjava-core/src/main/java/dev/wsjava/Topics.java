@@ -1,0 +1,540 @@
+package dev.wsjava;
+
+import dev.wsjava.protocol.CloseCode;
+import dev.wsjava.protocol.Opcode;
+import dev.wsjava.protocol.Utf8;
+import dev.wsjava.session.SharedFrameEncoder;
+import dev.wsjava.transport.Connection;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Named topics that server-side WebSockets subscribe to, and a publish that reaches every
+ * subscriber (publish/subscribe fan-out).
+ *
+ * <pre>{@code
+ * Topics topics = Topics.builder().build();
+ * // in onOpen:   topics.subscribe(ws, "room:1");
+ * // anywhere:    topics.publishText("room:1", "hello");
+ * }</pre>
+ *
+ * <p><b>Frame once.</b> A message is encoded once per distinct wire form and the same bytes are
+ * queued on every subscriber: all subscribers without extensions share one frame, and all whose
+ * permessage-deflate keeps no context ({@code server_no_context_takeover}) and has the same
+ * window and level share one compressed frame. A subscriber whose compressor keeps context (the
+ * default of RFC 7692) costs one compression of its own per message. For routes that are mostly
+ * topics, configure {@code PerMessageDeflate.builder().serverNoContextTakeover(true)}: compression
+ * then costs once per message for all subscribers (each message is compressed on its own, a few
+ * percent larger for small similar messages), or leave deflate off.
+ *
+ * <p><b>Order and duplicates.</b> Publications to one topic are ordered (concurrent publishers
+ * to one topic take turns), and every subscriber receives them in that order, each at most once.
+ * Subscribing twice to a topic is one subscription. Messages of different topics are not ordered
+ * against each other.
+ *
+ * <p><b>Slow subscribers.</b> Each subscriber has a queue of at most {@link
+ * Builder#maxQueuedBytes} of topic messages not yet handed to its socket, beside at most {@link
+ * #SOCKET_WINDOW} bytes in the socket's own write queue. A publication never waits for a
+ * subscriber: when a queue is full, the {@link Overflow} policy drops that subscriber's oldest
+ * messages (and counts them in {@link #dropped()}) or closes it with 1008 or 1013. The others are
+ * not affected.
+ *
+ * <p><b>Lifetime.</b> A connection leaves all its topics when it closes. A connection belongs to
+ * one {@code Topics} at a time. Only connections of this library's servers and clients can
+ * subscribe; a client's subscriptions work the same but its frames are encoded one by one (a
+ * client masks each frame).
+ *
+ * <p><b>Cluster.</b> With a {@link Backplane} (for example Redis, in the module {@code
+ * wsjava-cluster-redis}), a publication reaches the subscribers of every node that shares it.
+ *
+ * <p>Thread-safe: every method may be called from any thread, including listener callbacks.
+ */
+public final class Topics implements AutoCloseable {
+  /**
+   * Bytes a subscriber's socket write queue may hold before its topic messages wait in its own
+   * queue (where {@link Overflow#DROP_OLDEST} can still drop them): 64 KiB keeps a socket busy.
+   */
+  public static final long SOCKET_WINDOW = 64 * 1024;
+
+  /** The default {@link Builder#maxQueuedBytes}: 1 MiB, several seconds of a busy chat. */
+  public static final long DEFAULT_MAX_QUEUED_BYTES = 1 << 20;
+
+  /** What happens to a subscriber whose queue is full. */
+  public enum Overflow {
+    /**
+     * Drops the subscriber's oldest queued messages until the new one fits, counting each in
+     * {@link #dropped()}: right for feeds where only the latest matters.
+     */
+    DROP_OLDEST,
+    /** Closes the subscriber with 1008 (policy violation); its queue is dropped and counted. */
+    CLOSE_POLICY_VIOLATION,
+    /**
+     * Closes the subscriber with 1013 (try again later), telling it to reconnect; its queue is
+     * dropped and counted.
+     */
+    CLOSE_TRY_AGAIN_LATER
+  }
+
+  /**
+   * Carries publications between the nodes of a cluster. {@link Topics} calls it; an engine (Redis,
+   * NATS) implements it in a module of its own. Delivery between nodes is whatever the engine
+   * gives: at most once over Redis pub/sub.
+   *
+   * <p>An implementation must be thread-safe and must not block: {@link #subscribe}, {@link
+   * #unsubscribe} and {@link #publish} are called while topic state is locked.
+   */
+  public interface Backplane extends AutoCloseable {
+    /**
+     * Starts carrying messages for {@code topics}: messages other nodes publish go to {@link
+     * Topics#publishLocal}. Called once, by {@link Builder#build()}.
+     *
+     * @param topics this node's topics
+     */
+    void start(Topics topics);
+
+    /**
+     * This node has its first subscriber to {@code topic}: receive its messages from now on.
+     *
+     * @param topic the topic
+     */
+    void subscribe(String topic);
+
+    /**
+     * This node's last subscriber to {@code topic} left: its messages are no longer needed.
+     *
+     * @param topic the topic
+     */
+    void unsubscribe(String topic);
+
+    /**
+     * Sends a publication made on this node to the other nodes (not back to this one).
+     *
+     * @param topic the topic
+     * @param text whether the payload is a text message (UTF-8) or binary
+     * @param payload the message; read only, not kept after the call returns
+     */
+    void publish(String topic, boolean text, ByteBuffer payload);
+
+    /** Stops: unsubscribes and releases connections. */
+    @Override
+    void close();
+  }
+
+  private final long maxQueuedBytes;
+  private final Overflow overflow;
+  private final Backplane backplane;
+  private final ConcurrentHashMap<String, Topic> topics = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<Object, SharedFrameEncoder> encoders = new ConcurrentHashMap<>();
+  private final LongAdder published = new LongAdder();
+  final LongAdder delivered = new LongAdder();
+  final LongAdder dropped = new LongAdder();
+  private final AtomicLong framesEncoded = new AtomicLong(); // for tests: frame once
+
+  private Topics(Builder b) {
+    this.maxQueuedBytes = b.maxQueuedBytes;
+    this.overflow = b.overflow;
+    this.backplane = b.backplane;
+  }
+
+  /**
+   * Starts building topics.
+   *
+   * @return a builder with the defaults
+   */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** One topic: its subscribers, and the lock that orders its publications. */
+  private static final class Topic {
+    final ReentrantLock lock = new ReentrantLock();
+    /** Copied on change (under the lock and the map's bin lock); publications read it locked. */
+    TopicSubscriber[] subscribers = new TopicSubscriber[0];
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Subscriptions
+
+  /**
+   * Subscribes a connection to a topic. Nothing happens when it already is, or when it is no
+   * longer open.
+   *
+   * @param ws a connection made by a {@link WebSocketServer} or {@link WebSocketClient}
+   * @param topic the topic's name
+   * @return true when the connection was not subscribed before and now is
+   * @throws IllegalArgumentException when {@code ws} is not this library's, or belongs to other
+   *     {@code Topics}
+   */
+  public boolean subscribe(WebSocket ws, String topic) {
+    Objects.requireNonNull(topic, "topic");
+    TopicSubscriber s = subscriberOf(ws);
+    if (s == null || !s.add(topic)) {
+      return false;
+    }
+    topics.compute(topic, (name, t) -> {
+      Topic topicNow = t != null ? t : new Topic();
+      topicNow.lock.lock();
+      try {
+        TopicSubscriber[] old = topicNow.subscribers;
+        TopicSubscriber[] grown = Arrays.copyOf(old, old.length + 1);
+        grown[old.length] = s;
+        topicNow.subscribers = grown;
+      } finally {
+        topicNow.lock.unlock();
+      }
+      if (t == null && backplane != null) {
+        backplane.subscribe(name);
+      }
+      return topicNow;
+    });
+    if (!s.isOpen()) {
+      // It closed while joining: its close may have run before it was in the topic.
+      s.remove(topic);
+      remove(s, topic);
+      return false;
+    }
+    return true;
+  }
+
+  /**
+   * Unsubscribes a connection from a topic.
+   *
+   * @param ws the connection
+   * @param topic the topic's name
+   * @return true when it was subscribed
+   */
+  public boolean unsubscribe(WebSocket ws, String topic) {
+    if (!(ws instanceof WebSocketImpl impl) || impl.subscriber == null
+        || impl.subscriber.topics != this || !impl.subscriber.remove(topic)) {
+      return false;
+    }
+    remove(impl.subscriber, topic);
+    return true;
+  }
+
+  /** Takes {@code s} out of {@code topic}'s subscribers; drops the topic when it was the last. */
+  void remove(TopicSubscriber s, String topic) {
+    topics.computeIfPresent(topic, (name, t) -> {
+      t.lock.lock();
+      try {
+        TopicSubscriber[] old = t.subscribers;
+        int i = Arrays.asList(old).indexOf(s);
+        if (i < 0) {
+          return t;
+        }
+        TopicSubscriber[] shrunk = new TopicSubscriber[old.length - 1];
+        System.arraycopy(old, 0, shrunk, 0, i);
+        System.arraycopy(old, i + 1, shrunk, i, old.length - i - 1);
+        t.subscribers = shrunk;
+        if (shrunk.length > 0) {
+          return t;
+        }
+      } finally {
+        t.lock.unlock();
+      }
+      if (backplane != null) {
+        backplane.unsubscribe(name);
+      }
+      return null;
+    });
+  }
+
+  private TopicSubscriber subscriberOf(WebSocket ws) {
+    if (!(ws instanceof WebSocketImpl impl)) {
+      throw new IllegalArgumentException("only a WebSocket made by wsjava can subscribe: " + ws);
+    }
+    Connection c = impl.connection();
+    if (c == null) {
+      return null;
+    }
+    TopicSubscriber s = impl.subscriber;
+    if (s == null) {
+      synchronized (impl) {
+        s = impl.subscriber;
+        if (s == null) {
+          s = new TopicSubscriber(this, impl, c);
+          impl.subscriber = s;
+        }
+      }
+    }
+    if (s.topics != this) {
+      throw new IllegalArgumentException("this WebSocket is subscribed through other Topics");
+    }
+    return s;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Publishing
+
+  /**
+   * Publishes a text message to every subscriber of {@code topic} (on every node, with a
+   * backplane). Returns at once: the message is queued, never waited for.
+   *
+   * @param topic the topic
+   * @param text the message
+   * @return the subscribers on this node it was queued for (not counting drops)
+   * @throws IllegalArgumentException when the text holds an unpaired surrogate
+   */
+  public int publishText(String topic, CharSequence text) {
+    return publish(topic, true, Utf8.encode(text), true);
+  }
+
+  /**
+   * Publishes a binary message to every subscriber of {@code topic} (on every node, with a
+   * backplane).
+   *
+   * @param topic the topic
+   * @param data the message, position to limit; copied before this returns
+   * @return the subscribers on this node it was queued for
+   */
+  public int publishBinary(String topic, ByteBuffer data) {
+    ByteBuffer copy = ByteBuffer.allocate(data.remaining()).put(data.duplicate()).flip();
+    return publish(topic, false, copy, true);
+  }
+
+  /**
+   * Publishes to this node's subscribers only: what a {@link Backplane} calls with a message
+   * another node published.
+   *
+   * @param topic the topic
+   * @param text whether the payload is UTF-8 text (the caller checked it) or binary
+   * @param payload the message; copied before this returns
+   * @return the subscribers it was queued for
+   */
+  public int publishLocal(String topic, boolean text, ByteBuffer payload) {
+    ByteBuffer copy = ByteBuffer.allocate(payload.remaining()).put(payload.duplicate()).flip();
+    return publish(topic, text, copy, false);
+  }
+
+  private int publish(String topic, boolean text, ByteBuffer payload, boolean local) {
+    Objects.requireNonNull(topic, "topic");
+    published.increment();
+    Opcode type = text ? Opcode.TEXT : Opcode.BINARY;
+    ByteBuffer readOnly = payload.asReadOnlyBuffer();
+    Topic t = topics.get(topic);
+    int reached = 0;
+    if (t != null) {
+      t.lock.lock();
+      try {
+        reached = fanOut(t.subscribers, type, readOnly);
+        if (local && backplane != null) {
+          backplane.publish(topic, text, readOnly.duplicate());
+        }
+      } finally {
+        t.lock.unlock();
+      }
+    } else if (local && backplane != null) {
+      backplane.publish(topic, text, readOnly.duplicate());
+    }
+    return reached;
+  }
+
+  /** Queues one message on every subscriber, encoding it once per wire form met. */
+  private int fanOut(TopicSubscriber[] subscribers, Opcode type, ByteBuffer payload) {
+    // Most topics have one form (every subscriber alike): remember the last one encoded.
+    Object lastForm = null;
+    ByteBuffer lastFrame = null;
+    Object[] forms = null; // further forms and frames, pairwise, made when a second form appears
+    int nForms = 0;
+    TopicSubscriber.Item message = null; // for subscribers that encode their own
+    int reached = 0;
+    for (TopicSubscriber s : subscribers) {
+      Object form = s.form;
+      TopicSubscriber.Item item;
+      if (form == null) {
+        if (message == null) {
+          message = new TopicSubscriber.Item(payload, type, payload.remaining());
+        }
+        item = message;
+      } else {
+        ByteBuffer frame;
+        if (form.equals(lastForm)) {
+          frame = lastFrame;
+        } else {
+          frame = null;
+          for (int i = 0; i < nForms && frame == null; i += 2) {
+            if (forms[i].equals(form)) {
+              frame = (ByteBuffer) forms[i + 1];
+            }
+          }
+          if (frame == null) {
+            frame = encode(s, form, type, payload);
+            if (lastForm != null) { // a second form: from now on every form is listed
+              if (forms == null) {
+                forms = new Object[8];
+                forms[nForms++] = lastForm;
+                forms[nForms++] = lastFrame;
+              } else if (nForms == forms.length) {
+                forms = Arrays.copyOf(forms, nForms * 2);
+              }
+              forms[nForms++] = form;
+              forms[nForms++] = frame;
+            }
+          }
+          lastForm = form;
+          lastFrame = frame;
+        }
+        item = new TopicSubscriber.Item(frame, null, frame.remaining());
+      }
+      if (s.offer(item)) {
+        reached++;
+      }
+    }
+    return reached;
+  }
+
+  private ByteBuffer encode(TopicSubscriber s, Object form, Opcode type, ByteBuffer payload) {
+    SharedFrameEncoder encoder = encoders.get(form);
+    if (encoder == null) {
+      encoder = encoders.computeIfAbsent(form, f -> s.connection.sharedFrameEncoder());
+    }
+    framesEncoded.incrementAndGet();
+    return encoder.encode(type, payload);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Counters
+
+  /**
+   * Returns how many connections on this node are subscribed to {@code topic}.
+   *
+   * @param topic the topic
+   * @return the count, 0 for a topic nobody subscribes to
+   */
+  public int subscribers(String topic) {
+    Topic t = topics.get(topic);
+    if (t == null) {
+      return 0;
+    }
+    t.lock.lock();
+    try {
+      return t.subscribers.length;
+    } finally {
+      t.lock.unlock();
+    }
+  }
+
+  /**
+   * Returns how many messages were published through this object (including those other nodes
+   * published and a backplane delivered here).
+   *
+   * @return the count since it was built
+   */
+  public long published() {
+    return published.sum();
+  }
+
+  /**
+   * Returns how many messages were handed to subscribers' sockets to write (one per subscriber
+   * per message).
+   *
+   * @return the count since it was built
+   */
+  public long delivered() {
+    return delivered.sum();
+  }
+
+  /**
+   * Returns how many messages were dropped for slow subscribers (by {@link Overflow}, or queued
+   * when a subscriber was closed).
+   *
+   * @return the count since it was built
+   */
+  public long dropped() {
+    return dropped.sum();
+  }
+
+  /** How many times a frame was encoded for sharing (tests check frame-once with it). */
+  long framesEncoded() {
+    return framesEncoded.get();
+  }
+
+  long maxQueuedBytes() {
+    return maxQueuedBytes;
+  }
+
+  Overflow overflow() {
+    return overflow;
+  }
+
+  /** Closes the backplane, if any; subscriptions stay until their connections close. */
+  @Override
+  public void close() {
+    if (backplane != null) {
+      backplane.close();
+    }
+  }
+
+  /** The close code an {@link Overflow} closes with. */
+  static int closeCode(Overflow o) {
+    return o == Overflow.CLOSE_POLICY_VIOLATION
+        ? CloseCode.POLICY_VIOLATION
+        : CloseCode.TRY_AGAIN_LATER;
+  }
+
+  /** Configures {@link Topics}. Not thread-safe. */
+  public static final class Builder {
+    private long maxQueuedBytes = DEFAULT_MAX_QUEUED_BYTES;
+    private Overflow overflow = Overflow.DROP_OLDEST;
+    private Backplane backplane;
+
+    private Builder() {}
+
+    /**
+     * Sets the most bytes of topic messages one subscriber may have waiting, beyond {@link
+     * #SOCKET_WINDOW} in its socket's write queue; default {@link #DEFAULT_MAX_QUEUED_BYTES}.
+     *
+     * @param bytes at least 1
+     * @return this builder
+     */
+    public Builder maxQueuedBytes(long bytes) {
+      if (bytes < 1) {
+        throw new IllegalArgumentException("maxQueuedBytes must be at least 1, was " + bytes);
+      }
+      this.maxQueuedBytes = bytes;
+      return this;
+    }
+
+    /**
+     * Sets what happens to a subscriber whose queue is full; default {@link
+     * Overflow#DROP_OLDEST}.
+     *
+     * @param policy the policy
+     * @return this builder
+     */
+    public Builder overflow(Overflow policy) {
+      this.overflow = Objects.requireNonNull(policy, "policy");
+      return this;
+    }
+
+    /**
+     * Shares topics with other nodes through {@code backplane}; default none (this node only).
+     * The topics start it when built and close it when closed.
+     *
+     * @param backplane the engine, for example Redis
+     * @return this builder
+     */
+    public Builder backplane(Backplane backplane) {
+      this.backplane = Objects.requireNonNull(backplane, "backplane");
+      return this;
+    }
+
+    /**
+     * Builds the topics (and starts the backplane, if any).
+     *
+     * @return the topics
+     */
+    public Topics build() {
+      Topics t = new Topics(this);
+      if (backplane != null) {
+        backplane.start(t);
+      }
+      return t;
+    }
+  }
+}

@@ -1,0 +1,371 @@
+package dev.wsjava;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+
+import dev.wsjava.extension.PerMessageDeflate;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Topics on both transports: publication order per topic, no duplicates, frame-once encoding per
+ * wire form, the slow-subscriber policies, and leaving every topic on close.
+ */
+class TopicsTest {
+  private static final Duration LIMIT = Duration.ofSeconds(60);
+
+  /** A server whose route subscribes each connection to the topics its query names. */
+  private static final class Room implements AutoCloseable {
+    final Topics topics;
+    final WebSocketServer server;
+    final Map<String, WebSocket> byName = new ConcurrentHashMap<>();
+    final Map<String, CountDownLatch> joined = new ConcurrentHashMap<>();
+
+    Room(Transport t, Topics topics, PerMessageDeflate deflate) throws Exception {
+      this.topics = topics;
+      WebSocketConfig config = WebSocketConfig.builder().transport(t).eventLoops(2)
+          .deflate(deflate).socketBuffers(16 * 1024, 16 * 1024).build();
+      server = WebSocketServer.builder().bind("127.0.0.1", 0).config(config)
+          .websocket("/t", new WebSocketListener() {
+            @Override
+            public void onOpen(WebSocket ws) {
+              // path: /t?name=a&topics=x,y
+              String q = ws.path().substring(ws.path().indexOf('?') + 1);
+              String name = q.replaceAll(".*name=([^&]*).*", "$1");
+              for (String topic : q.replaceAll(".*topics=([^&]*).*", "$1").split(",")) {
+                topics.subscribe(ws, topic);
+              }
+              byName.put(name, ws);
+              joined.computeIfAbsent(name, k -> new CountDownLatch(1)).countDown();
+            }
+
+            @Override
+            public void onText(WebSocket ws, String text) {
+              // "topic message": a client publishes
+              int sp = text.indexOf(' ');
+              topics.publishText(text.substring(0, sp), text.substring(sp + 1));
+            }
+          })
+          .start();
+    }
+
+    URI uri(String name, String topicList) {
+      return URI.create("ws://127.0.0.1:" + server.port() + "/t?name=" + name + "&topics=" + topicList);
+    }
+
+    WebSocket await(String name) throws InterruptedException {
+      assertThat(joined.computeIfAbsent(name, k -> new CountDownLatch(1)).await(10, TimeUnit.SECONDS))
+          .as(name + " joined").isTrue();
+      return byName.get(name);
+    }
+
+    @Override
+    public void close() {
+      server.close();
+      topics.close();
+    }
+  }
+
+  /** Collects the texts a client receives. */
+  private static final class Inbox implements WebSocketListener {
+    final List<String> texts = new CopyOnWriteArrayList<>();
+    final CountDownLatch expected;
+    final CountDownLatch closed = new CountDownLatch(1);
+    final CountDownLatch last = new CountDownLatch(1); // "last" arrived
+    volatile int closeCode;
+    final CountDownLatch gate; // held shut: the client's reader blocks, a slow subscriber
+    final Semaphore read = new Semaphore(0); // a permit per message read: paces a publisher
+
+    Inbox(int expected) {
+      this(expected, new CountDownLatch(0));
+    }
+
+    Inbox(int expected, CountDownLatch gate) {
+      this.expected = new CountDownLatch(expected);
+      this.gate = gate;
+    }
+
+    @Override
+    public void onText(WebSocket ws, String text) {
+      try {
+        gate.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      texts.add(text);
+      read.release();
+      expected.countDown();
+      if (text.equals("last")) {
+        last.countDown();
+      }
+    }
+
+    @Override
+    public void onClose(WebSocket ws, int code, String reason) {
+      closeCode = code;
+      closed.countDown();
+    }
+
+    void await() throws InterruptedException {
+      assertThat(expected.await(30, TimeUnit.SECONDS))
+          .as("all arrived; missing " + expected.getCount()).isTrue();
+    }
+  }
+
+  /**
+   * Publishes keeping at most {@code PACE} messages in flight to {@code fast}, so that only a
+   * subscriber that stops reading falls behind.
+   */
+  private static void publishPaced(Topics topics, Inbox fast, int from, String text)
+      throws InterruptedException {
+    if (from >= PACE) {
+      assertThat(fast.read.tryAcquire(10, TimeUnit.SECONDS)).as("the fast one keeps up").isTrue();
+    }
+    topics.publishText("feed", text);
+  }
+
+  private static final int PACE = 4;
+
+  private static WebSocketClient client(Transport t, PerMessageDeflate deflate) {
+    return WebSocketClient.builder()
+        .config(WebSocketConfig.builder().transport(t).deflate(deflate).build()).build();
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @EnumSource(Transport.class)
+  void publicationsFromManyThreadsArriveOnceInTheSameOrderAtEverySubscriber(Transport t) {
+    assertTimeoutPreemptively(LIMIT, () -> {
+      int subscribers = 5;
+      int threads = 4;
+      int perThread = 500;
+      try (Room room = new Room(t, Topics.builder().build(), null);
+          WebSocketClient client = client(t, null)) {
+        List<Inbox> inboxes = new ArrayList<>();
+        for (int i = 0; i < subscribers; i++) {
+          Inbox in = new Inbox(threads * perThread + 1);
+          inboxes.add(in);
+          client.connect(room.uri("s" + i, "a,b"), in).get(10, TimeUnit.SECONDS);
+          room.await("s" + i);
+        }
+        assertThat(room.topics.subscribers("a")).isEqualTo(subscribers);
+        List<Thread> publishers = new ArrayList<>();
+        for (int p = 0; p < threads; p++) {
+          int id = p;
+          publishers.add(Thread.ofPlatform().start(() -> {
+            for (int j = 0; j < perThread; j++) {
+              room.topics.publishText("a", id + ":" + j);
+            }
+          }));
+        }
+        for (Thread p : publishers) {
+          p.join(LIMIT.toMillis());
+        }
+        room.topics.publishText("b", "end");
+        for (Inbox in : inboxes) {
+          in.await();
+        }
+        List<String> first = inboxes.get(0).texts.stream().filter(s -> !s.equals("end")).toList();
+        assertThat(first).hasSize(threads * perThread).doesNotHaveDuplicates();
+        for (int p = 0; p < threads; p++) {
+          String prefix = p + ":";
+          List<String> mine = first.stream().filter(s -> s.startsWith(prefix)).toList();
+          for (int j = 0; j < perThread; j++) {
+            assertThat(mine.get(j)).as("thread %d's messages in its order", p).isEqualTo(prefix + j);
+          }
+        }
+        for (Inbox in : inboxes) {
+          assertThat(in.texts.stream().filter(s -> !s.equals("end")).toList())
+              .as("every subscriber sees the one publication order").isEqualTo(first);
+          assertThat(in.texts).hasSize(threads * perThread + 1);
+        }
+        assertThat(room.topics.published()).isEqualTo(threads * perThread + 1);
+        assertThat(room.topics.delivered()).isEqualTo(subscribers * (threads * perThread + 1L));
+        assertThat(room.topics.dropped()).isZero();
+      }
+    });
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @EnumSource(Transport.class)
+  void aMessageIsEncodedOncePerWireForm(Transport t) {
+    assertTimeoutPreemptively(LIMIT, () -> {
+      PerMessageDeflate sharedDeflate =
+          PerMessageDeflate.builder().serverNoContextTakeover(true).build();
+      try (Room room = new Room(t, Topics.builder().build(), PerMessageDeflate.defaults());
+          WebSocketClient plain = client(t, null);
+          WebSocketClient shared = client(t, sharedDeflate);
+          WebSocketClient takeover = client(t, PerMessageDeflate.defaults())) {
+        int messages = 20;
+        List<Inbox> inboxes = new ArrayList<>();
+        List<WebSocket> sockets = new ArrayList<>();
+        int n = 0;
+        for (WebSocketClient c : List.of(plain, plain, plain, shared, shared, shared, takeover, takeover)) {
+          Inbox in = new Inbox(messages);
+          inboxes.add(in);
+          sockets.add(c.connect(room.uri("c" + n, "feed"), in).get(10, TimeUnit.SECONDS));
+          room.await("c" + n++);
+        }
+        assertThat(sockets.get(3).extensions()).containsExactly("permessage-deflate");
+        String body = "a compressible line of text, repeated; ".repeat(8);
+        for (int i = 0; i < messages; i++) {
+          room.topics.publishText("feed", i + " " + body);
+        }
+        for (Inbox in : inboxes) {
+          in.await();
+          for (int i = 0; i < messages; i++) {
+            assertThat(in.texts.get(i)).isEqualTo(i + " " + body);
+          }
+        }
+        // One plain frame and one context-free compressed frame per message; the two
+        // context-takeover subscribers compress their own and share nothing.
+        assertThat(room.topics.framesEncoded()).isEqualTo(2L * messages);
+        assertThat(room.topics.delivered()).isEqualTo(8L * messages);
+      }
+    });
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @EnumSource(Transport.class)
+  void aSlowSubscriberLosesItsOldestMessagesAndSlowsNobodyElse(Transport t) {
+    assertTimeoutPreemptively(LIMIT, () -> {
+      Topics topics = Topics.builder().maxQueuedBytes(64 * 1024)
+          .overflow(Topics.Overflow.DROP_OLDEST).build();
+      int messages = 2_000;
+      String body = "x".repeat(8 * 1024);
+      CountDownLatch gate = new CountDownLatch(1);
+      try (Room room = new Room(t, topics, null);
+          WebSocketClient fastClient = client(t, null);
+          WebSocketClient slowClient = client(t, null)) {
+        Inbox fast = new Inbox(messages + 1);
+        fastClient.connect(room.uri("fast", "feed"), fast).get(10, TimeUnit.SECONDS);
+        room.await("fast");
+        Inbox slow = new Inbox(1, gate);
+        slowClient.connect(room.uri("slow", "feed"), slow).get(10, TimeUnit.SECONDS);
+        WebSocket slowOnServer = room.await("slow");
+        for (int i = 0; i < messages; i++) {
+          publishPaced(topics, fast, i, i + " " + body);
+        }
+        publishPaced(topics, fast, messages, "last");
+        fast.await();
+        for (int i = 0; i < messages; i++) {
+          assertThat(fast.texts.get(i)).startsWith(i + " ");
+        }
+        assertThat(fast.texts.get(messages)).isEqualTo("last");
+        assertThat(topics.dropped()).as("the slow one's oldest were dropped").isPositive();
+        assertThat(slowOnServer.isOpen()).isTrue();
+        gate.countDown();
+        // It now reads what it kept: increasing, no duplicate, ending with the newest.
+        assertThat(slow.last.await(30, TimeUnit.SECONDS)).isTrue();
+        List<Integer> kept = slow.texts.stream().filter(s -> !s.equals("last"))
+            .map(s -> Integer.parseInt(s.substring(0, s.indexOf(' ')))).toList();
+        assertThat(kept).isSorted().doesNotHaveDuplicates();
+        assertThat(kept.size() + 1 + topics.dropped()).isEqualTo(messages + 1);
+      }
+    });
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @EnumSource(Transport.class)
+  void aSlowSubscriberIsClosedWith1013WhenThePolicySaysSo(Transport t) {
+    assertTimeoutPreemptively(LIMIT, () -> {
+      Topics topics = Topics.builder().maxQueuedBytes(64 * 1024)
+          .overflow(Topics.Overflow.CLOSE_TRY_AGAIN_LATER).build();
+      String body = "y".repeat(8 * 1024);
+      CountDownLatch gate = new CountDownLatch(1);
+      try (Room room = new Room(t, topics, null);
+          WebSocketClient fastClient = client(t, null);
+          WebSocketClient slowClient = client(t, null)) {
+        Inbox fast = new Inbox(1_001);
+        fastClient.connect(room.uri("fast", "feed"), fast).get(10, TimeUnit.SECONDS);
+        room.await("fast");
+        Inbox slow = new Inbox(1, gate);
+        slowClient.connect(room.uri("slow", "feed"), slow).get(10, TimeUnit.SECONDS);
+        WebSocket slowOnServer = room.await("slow");
+        for (int i = 0; i <= 1_000; i++) {
+          publishPaced(topics, fast, i, i + " " + body);
+        }
+        fast.await();
+        gate.countDown();
+        assertThat(slow.closed.await(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(slow.closeCode).isEqualTo(1013);
+        slowOnServer.closeFuture().get(30, TimeUnit.SECONDS);
+        assertThat(topics.subscribers("feed")).isEqualTo(1);
+        assertThat(topics.dropped()).isPositive();
+      }
+    });
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @EnumSource(Transport.class)
+  void aClosedConnectionLeavesEveryTopic(Transport t) {
+    assertTimeoutPreemptively(LIMIT, () -> {
+      try (Room room = new Room(t, Topics.builder().build(), null);
+          WebSocketClient client = client(t, null)) {
+        Inbox in = new Inbox(1);
+        WebSocket ws = client.connect(room.uri("a", "x,y,z"), in).get(10, TimeUnit.SECONDS);
+        WebSocket onServer = room.await("a");
+        Inbox other = new Inbox(1);
+        client.connect(room.uri("b", "x"), other).get(10, TimeUnit.SECONDS);
+        room.await("b");
+        assertThat(room.topics.subscribers("y")).isEqualTo(1);
+        assertThat(room.topics.subscribe(onServer, "x")).as("already subscribed").isFalse();
+        ws.close().get(10, TimeUnit.SECONDS);
+        onServer.closeFuture().get(10, TimeUnit.SECONDS);
+        assertThat(room.topics.subscribers("x")).isEqualTo(1);
+        assertThat(room.topics.subscribers("y")).isZero();
+        assertThat(room.topics.subscribers("z")).isZero();
+        assertThat(room.topics.publishText("y", "nobody")).isZero();
+        assertThat(room.topics.subscribe(onServer, "y")).as("closed: not subscribed").isFalse();
+        assertThat(room.topics.publishText("x", "to b")).isEqualTo(1);
+        other.await();
+        assertThat(room.topics.unsubscribe(room.byName.get("b"), "x")).isTrue();
+        assertThat(room.topics.subscribers("x")).isZero();
+      }
+    });
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @EnumSource(Transport.class)
+  void aSubscriberSendingFragmentsGetsTopicMessagesAfterItsMessageEnds(Transport t) {
+    assertTimeoutPreemptively(LIMIT, () -> {
+      try (Room room = new Room(t, Topics.builder().build(), null);
+          WebSocketClient client = client(t, null)) {
+        Inbox in = new Inbox(3);
+        client.connect(room.uri("a", "x"), in).get(10, TimeUnit.SECONDS);
+        WebSocket onServer = room.await("a");
+        onServer.sendText("frag-", false);
+        room.topics.publishText("x", "topic");
+        onServer.sendText("ment", true).get(10, TimeUnit.SECONDS);
+        room.topics.publishText("x", "after");
+        in.await();
+        assertThat(in.texts).containsExactly("frag-ment", "topic", "after");
+      }
+    });
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @EnumSource(Transport.class)
+  void topicsRefuseAConnectionOfOtherTopics(Transport t) {
+    assertTimeoutPreemptively(LIMIT, () -> {
+      try (Room room = new Room(t, Topics.builder().build(), null);
+          WebSocketClient client = client(t, null)) {
+        client.connect(room.uri("a", "x"), new Inbox(0)).get(10, TimeUnit.SECONDS);
+        WebSocket onServer = room.await("a");
+        Topics other = Topics.builder().build();
+        assertThatThrownBy(() -> other.subscribe(onServer, "x"))
+            .isInstanceOf(IllegalArgumentException.class);
+      }
+    });
+  }
+}
