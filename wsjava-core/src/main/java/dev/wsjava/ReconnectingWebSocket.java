@@ -210,6 +210,22 @@ final class ReconnectingWebSocket implements WebSocket {
     }
   }
 
+  /**
+   * Waits until no reconnection thread runs. Once the end is final none starts again, so a test
+   * that sees this return true knows no attempt can follow, without sleeping to find out.
+   *
+   * @param timeout the longest wait
+   * @return whether no reconnection thread runs
+   * @throws InterruptedException when interrupted while waiting
+   */
+  boolean awaitNoReconnector(Duration timeout) throws InterruptedException {
+    Thread t;
+    synchronized (lock) {
+      t = reconnector;
+    }
+    return t == null || t.join(timeout);
+  }
+
   /** Marks the end for good; with the lock held. */
   private void end(int code, String reason) {
     ended = new WebSocketClosedException(code, reason);

@@ -61,6 +61,16 @@ class ReconnectTest {
             .start();
   }
 
+  /**
+   * Asserts that the reconnection thread, if one ran, has ended: after a final close none starts
+   * again, so no attempt can follow. This proves the absence without sleeping for it.
+   */
+  static void assertNoMoreAttempts(WebSocket ws) throws InterruptedException {
+    assertThat(((ReconnectingWebSocket) ws).awaitNoReconnector(Duration.ofSeconds(10)))
+        .as("the reconnection thread ended")
+        .isTrue();
+  }
+
   /** Records every event, listener and reconnect alike, as text. */
   static final class Events implements WebSocketListener, ReconnectListener {
     final BlockingQueue<String> all = new LinkedBlockingQueue<>();
@@ -165,7 +175,7 @@ class ReconnectTest {
     ws.close().get(10, TimeUnit.SECONDS);
     assertThat(events.closed.get(10, TimeUnit.SECONDS)).isEqualTo(1000);
     int attempts = events.attempts.get();
-    Thread.sleep(300); // longer than the policy's longest wait
+    assertNoMoreAttempts(ws);
     assertThat(events.attempts.get()).as("no attempt after the application's close").isEqualTo(attempts);
     assertThat(events.closes.get()).isEqualTo(1);
   }
@@ -212,10 +222,11 @@ class ReconnectTest {
   void aServersNormalClosureIsFinal(Transport t) throws Exception {
     int port = startServer(t, 0).port();
     Events events = new Events();
-    client(t, events, FAST).connect(URI.create("ws://127.0.0.1:" + port + "/bye"), events)
-        .get(10, TimeUnit.SECONDS);
+    WebSocket ws =
+        client(t, events, FAST).connect(URI.create("ws://127.0.0.1:" + port + "/bye"), events)
+            .get(10, TimeUnit.SECONDS);
     assertThat(events.closed.get(10, TimeUnit.SECONDS)).isEqualTo(1000);
-    Thread.sleep(300);
+    assertNoMoreAttempts(ws);
     assertThat(events.attempts.get()).isZero();
   }
 
@@ -228,7 +239,7 @@ class ReconnectTest {
     ws.close().get(5, TimeUnit.SECONDS);
     assertThat(events.closed.get(1, TimeUnit.SECONDS)).isEqualTo(1000);
     int attempts = events.attempts.get();
-    Thread.sleep(400);
+    assertNoMoreAttempts(ws);
     assertThat(events.attempts.get()).isEqualTo(attempts);
     assertThatThrownBy(() -> ws.sendText("x")).isInstanceOf(IllegalStateException.class);
   }

@@ -3,7 +3,9 @@
  * {@code Sec-WebSocket-Accept} computation, and the client and server sides of the upgrade
  * (validation, subprotocol and extension negotiation), fed bytes and returning bytes.
  *
- * <p>Internal to the module: transports and the HTTP front use it, users do not. Nothing here opens
- * a socket, starts a thread or reads a clock.
+ * <p>May import {@code dev.wsjava.extension} (and through it {@code dev.wsjava.protocol}). Nothing
+ * here opens a socket, starts a thread or reads a clock. Exported by the module, because handlers
+ * and handshake hooks see request heads and headers; the parser and the two sides of the upgrade
+ * are exported with them, which issue 26 plans to undo.
  */
 package dev.wsjava.handshake;

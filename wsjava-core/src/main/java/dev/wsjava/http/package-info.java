@@ -8,6 +8,8 @@
  * {@link dev.wsjava.http.Router} is the immutable, shared routing table. Nothing here opens a
  * socket, starts a thread or reads a clock; only static files touch the file system.
  *
- * <p>Internal to the module for now: transports use it; the API layer will expose what users need.
+ * <p>May import {@code dev.wsjava.handshake} and {@code dev.wsjava.session}. Exported by the module
+ * for the plain HTTP routes (handler, request, response); {@code HttpConnection} and {@code
+ * ResponseWriter} are exported with them, which issue 26 plans to undo.
  */
 package dev.wsjava.http;

@@ -117,9 +117,7 @@ final class Method {
             + " server's (Boost.Beast, gorilla/websocket; built by the suite from Debian's packages)."
             + " Node and the raw reference client are in no ratio. A ratio within ±"
             + Math.round(Report.PARITY * 100) + " %, or within the run-to-run spread, is reported as"
-            + " even, not as a lead.",
-        "Expected duration on this 2-core machine: a full run (3 runs, every target and scenario)"
-            + " about 2¼ hours; `--quick` about 35 minutes.");
+            + " even, not as a lead.");
     return new Report.Context(title, chartNote, facts, method, setup(suite, targets, scenarios));
   }
 

@@ -66,10 +66,19 @@ final class Deadlines {
       } catch (InterruptedException e) {
         continue; // stopped, checked above
       }
-      long now = System.nanoTime();
-      for (Watch w : watches) {
-        w.expire(now);
-      }
+      expireAll(System.nanoTime());
+    }
+  }
+
+  /**
+   * Cuts off every armed read whose deadline is at or before {@code now}: one tick of the watcher.
+   * Package-private so that tests can tick at an instant of their choosing.
+   *
+   * @param now a {@link System#nanoTime()} instant
+   */
+  void expireAll(long now) {
+    for (Watch w : watches) {
+      w.expire(now);
     }
   }
 

@@ -8,5 +8,8 @@
  * hand over a {@link dev.wsjava.transport.blocking.BlockingConnection}. TLS runs on {@code
  * SSLSocket} (TLS 1.2 and 1.3). No protocol decision is made here: the session, the handshake and
  * the HTTP front decide; this package moves bytes, keeps time and reports events.
+ *
+ * <p>May import the sans-I/O layers, {@code dev.wsjava.proxy} and {@code dev.wsjava.transport};
+ * never {@code transport.nio} nor the API. Internal: not exported by the module.
  */
 package dev.wsjava.transport.blocking;

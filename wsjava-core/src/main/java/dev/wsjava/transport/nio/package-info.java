@@ -9,5 +9,8 @@
  * encode their frame at once under the connection's lock and ask the loop to flush. No protocol
  * decision is made here: the handshake and session layers decide, this package moves bytes,
  * schedules timers and reports events.
+ *
+ * <p>May import the sans-I/O layers, {@code dev.wsjava.proxy} and {@code dev.wsjava.transport};
+ * never {@code transport.blocking} nor the API. Internal: not exported by the module.
  */
 package dev.wsjava.transport.nio;

@@ -44,36 +44,59 @@ class DeadlinesTest {
   }
 
   @Test
+  void aTickAtTheDeadlineCutsTheArmedReadOffAndOneBeforeItDoesNot() throws Exception {
+    Deadlines deadlines = stopped(); // the test ticks, at instants of its choosing
+    try (Pair pair = Pair.open()) {
+      Deadlines.Watch watch = deadlines.watch(pair.server());
+      InputStream in = pair.server().getInputStream();
+      long deadline = 1_000_000_000L;
+      watch.arm(deadline);
+      deadlines.expireAll(deadline - 1);
+      pair.client().getOutputStream().write(1);
+      assertThat(in.read()).isEqualTo(1); // still open before it
+      deadlines.expireAll(deadline);
+      assertThat(in.read()).isEqualTo(-1); // cut off at it
+      assertThat(watch.disarm()).isTrue();
+      watch.done();
+    }
+  }
+
+  @Test
   void aReadThatEndsInTimeIsLeftAlone() throws Exception {
-    Deadlines deadlines = new Deadlines(Duration.ofMillis(8));
+    Deadlines deadlines = stopped();
     try (Pair pair = Pair.open()) {
       Socket client = pair.client();
-      Socket server = pair.server();
-      Deadlines.Watch watch = deadlines.watch(server);
-      InputStream in = server.getInputStream();
+      Deadlines.Watch watch = deadlines.watch(pair.server());
+      InputStream in = pair.server().getInputStream();
+      long now = 0;
       for (int i = 0; i < 3; i++) {
-        watch.arm(System.nanoTime() + Duration.ofMillis(200).toNanos());
+        watch.arm(now + Duration.ofMillis(200).toNanos());
         client.getOutputStream().write(i);
         assertThat(in.read()).isEqualTo(i);
         assertThat(watch.disarm()).isFalse();
-        Thread.sleep(250); // past that deadline, but no read is armed: nothing happens
+        now += Duration.ofMillis(250).toNanos();
+        deadlines.expireAll(now); // past that deadline, but no read is armed: nothing happens
       }
-      // No deadline at all: the read waits for as long as it takes.
+      // No deadline at all: however late the tick, the read waits for its byte.
       watch.arm(Long.MAX_VALUE);
-      Thread.ofVirtual().start(() -> {
-        try {
-          Thread.sleep(100);
-          client.getOutputStream().write(7);
-        } catch (Exception e) {
-          throw new IllegalStateException(e);
-        }
-      });
+      deadlines.expireAll(now + Duration.ofDays(365).toNanos());
+      client.getOutputStream().write(7);
       assertThat(in.read()).isEqualTo(7);
       assertThat(watch.disarm()).isFalse();
       watch.done();
-    } finally {
-      deadlines.stop();
+      // Done: no longer watched, even when armed again by mistake.
+      watch.arm(now);
+      deadlines.expireAll(now);
+      client.getOutputStream().write(8);
+      assertThat(in.read()).isEqualTo(8);
     }
+  }
+
+  /** A watcher whose own thread is stopped: only the test's {@code expireAll} calls tick it. */
+  private static Deadlines stopped() {
+    Deadlines d = new Deadlines(Duration.ofSeconds(60)); // a 100 ms tick, interrupted at once
+    d.stop();
+    return d;
   }
 
   /** Both ends of one loopback TCP connection. */
@@ -81,7 +104,9 @@ class DeadlinesTest {
     static Pair open() throws IOException {
       ServerSocket listener = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
       Socket client = new Socket(listener.getInetAddress(), listener.getLocalPort());
-      return new Pair(listener, client, listener.accept());
+      Socket server = listener.accept();
+      server.setSoTimeout(10_000); // a read nothing cuts off fails the test instead of hanging it
+      return new Pair(listener, client, server);
     }
 
     @Override
