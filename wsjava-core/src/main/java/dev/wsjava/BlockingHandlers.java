@@ -9,13 +9,16 @@ final class BlockingHandlers {
   private BlockingHandlers() {}
 
   /** Returns the connection's handler; the code starts once the connection is open. */
-  static WebSocketImpl start(WebSocketHandler handler, String path) {
+  static WebSocketImpl start(
+      WebSocketHandler handler, String path, HandshakeRequest request, Object attachment) {
     return new WebSocketImpl(
         path,
         ws ->
             Thread.ofVirtual()
                 .name("wsjava-handler " + path)
-                .start(() -> run(handler, ws)));
+                .start(() -> run(handler, ws)),
+        request,
+        attachment);
   }
 
   private static void run(WebSocketHandler handler, WebSocketImpl ws) {

@@ -5,8 +5,7 @@ import dev.wsjava.handshake.ClientHandshakeConfig;
 import dev.wsjava.http.HttpLimits;
 import dev.wsjava.http.Router;
 import dev.wsjava.transport.ClientTransport;
-import dev.wsjava.transport.ConnectionHandler;
-import dev.wsjava.transport.HandshakeInfo;
+import dev.wsjava.transport.Acceptor;
 import dev.wsjava.transport.ServerTransport;
 import dev.wsjava.transport.blocking.BlockingClient;
 import dev.wsjava.transport.blocking.BlockingServer;
@@ -32,7 +31,7 @@ final class Transports {
       String host,
       int port,
       SSLContext tls,
-      Router<Function<HandshakeInfo, ConnectionHandler>> router)
+      Router<Acceptor> router)
       throws IOException {
     return switch (config.transport()) {
       case NIO -> {

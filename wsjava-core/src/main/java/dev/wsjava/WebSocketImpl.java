@@ -1,5 +1,7 @@
 package dev.wsjava;
 
+import dev.wsjava.handshake.Headers;
+import dev.wsjava.handshake.HttpHead;
 import dev.wsjava.protocol.Opcode;
 import dev.wsjava.protocol.Utf8;
 import dev.wsjava.transport.Connection;
@@ -38,6 +40,9 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
   private boolean readPaused;
   private volatile Fragments fragments; // made by the first fragment sent: see fragments()
   private final java.util.function.Consumer<WebSocketImpl> onOpen;
+  private final HandshakeRequest request;
+  private volatile Object attachment;
+  private Headers responseHeaders = Headers.empty(); // set before onOpen, which publishes it
 
   private static final VarHandle FRAGMENTS;
 
@@ -63,20 +68,41 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
   private record Closed(WebSocketClosedException cause) {}
 
   WebSocketImpl(WebSocketListener listener, String path) {
-    this(listener, path, null);
+    this(listener, path, null, null, null);
+  }
+
+  /** A server-side connection, with its request and the hook's attachment. */
+  WebSocketImpl(
+      WebSocketListener listener, String path, HandshakeRequest request, Object attachment) {
+    this(listener, path, null, request, attachment);
   }
 
   /** A pull-style connection that runs {@code onOpen} once it is open. */
-  WebSocketImpl(String path, java.util.function.Consumer<WebSocketImpl> onOpen) {
-    this(null, path, onOpen);
+  WebSocketImpl(
+      String path,
+      java.util.function.Consumer<WebSocketImpl> onOpen,
+      HandshakeRequest request,
+      Object attachment) {
+    this(null, path, onOpen, request, attachment);
   }
 
   private WebSocketImpl(
-      WebSocketListener listener, String path, java.util.function.Consumer<WebSocketImpl> onOpen) {
+      WebSocketListener listener,
+      String path,
+      java.util.function.Consumer<WebSocketImpl> onOpen,
+      HandshakeRequest request,
+      Object attachment) {
     this.listener = listener;
     this.path = path;
     this.inbox = listener == null ? new LinkedBlockingQueue<>() : null;
     this.onOpen = onOpen;
+    this.request = request;
+    this.attachment = attachment;
+  }
+
+  @Override
+  public void onHandshakeResponse(HttpHead.Response response) {
+    responseHeaders = response.headers();
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -314,6 +340,26 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
   @Override
   public String path() {
     return path;
+  }
+
+  @Override
+  public HandshakeRequest request() {
+    return request;
+  }
+
+  @Override
+  public Headers responseHeaders() {
+    return responseHeaders;
+  }
+
+  @Override
+  public Object attachment() {
+    return attachment;
+  }
+
+  @Override
+  public void attach(Object value) {
+    attachment = value;
   }
 
   @Override

@@ -4,8 +4,7 @@ import dev.wsjava.handshake.HttpHeadLimits;
 import dev.wsjava.handshake.ServerHandshakeConfig;
 import dev.wsjava.http.HttpHandler;
 import dev.wsjava.http.Router;
-import dev.wsjava.transport.ConnectionHandler;
-import dev.wsjava.transport.HandshakeInfo;
+import dev.wsjava.transport.Acceptor;
 import dev.wsjava.transport.ServerTransport;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -13,6 +12,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import javax.net.ssl.SSLContext;
@@ -105,8 +105,8 @@ public final class WebSocketServer implements AutoCloseable {
     private WebSocketConfig config = WebSocketConfig.defaults();
     private SSLContext tls;
     private Predicate<String> originPolicy = origin -> true;
-    private final Router.Builder<Function<HandshakeInfo, ConnectionHandler>> routes =
-        Router.builder();
+    private final Router.Builder<Acceptor> routes = Router.builder();
+    private final Hook hook = new Hook();
 
     private Builder() {}
 
@@ -169,6 +169,39 @@ public final class WebSocketServer implements AutoCloseable {
     }
 
     /**
+     * Lets the application decide every WebSocket upgrade before the 101: it sees the whole
+     * request ({@link HandshakeRequest}: headers, cookies, query and path parameters, addresses,
+     * the TLS peer) and accepts (choosing the subprotocol, adding 101 fields, attaching state) or
+     * rejects with any status. It runs on the connection's I/O thread after the RFC's own checks
+     * and the origin policy pass, so it must be quick: a check that calls out belongs in {@link
+     * #onHandshakeAsync}. A hook that throws is answered 500. Replaces a hook set before.
+     *
+     * @param hook the decision, made for every upgrade on every WebSocket route
+     * @return this builder
+     */
+    public Builder onHandshake(Function<HandshakeRequest, HandshakeDecision> hook) {
+      this.hook.sync = Objects.requireNonNull(hook, "hook");
+      this.hook.async = null;
+      return this;
+    }
+
+    /**
+     * Like {@link #onHandshake}, for a decision that completes later (a token checked by another
+     * service): the connection reads nothing meanwhile, and is answered 503 when the decision takes
+     * longer than the handshake timeout ({@link WebSocketConfig#handshakeTimeout()}), 500 when it
+     * fails. The stage may complete on any thread. Replaces a hook set before.
+     *
+     * @param hook returns the decision's stage
+     * @return this builder
+     */
+    public Builder onHandshakeAsync(
+        Function<HandshakeRequest, ? extends CompletionStage<HandshakeDecision>> hook) {
+      this.hook.async = Objects.requireNonNull(hook, "hook");
+      this.hook.sync = null;
+      return this;
+    }
+
+    /**
      * Adds a WebSocket route whose connections report to {@code listener} (one listener for
      * every connection of the route; it tells them apart by the {@link WebSocket} argument).
      *
@@ -178,7 +211,13 @@ public final class WebSocketServer implements AutoCloseable {
      */
     public Builder websocket(String path, WebSocketListener listener) {
       Objects.requireNonNull(listener, "listener");
-      routes.websocket(path, info -> new WebSocketImpl(listener, shared(path, info.target())));
+      routes.websocket(
+          path,
+          hook.acceptor(
+              path,
+              (request, attachment) ->
+                  new WebSocketImpl(
+                      listener, shared(path, request.target()), request, attachment)));
       return this;
     }
 
@@ -192,7 +231,13 @@ public final class WebSocketServer implements AutoCloseable {
      */
     public Builder websocket(String path, WebSocketHandler handler) {
       Objects.requireNonNull(handler, "handler");
-      routes.websocket(path, info -> BlockingHandlers.start(handler, shared(path, info.target())));
+      routes.websocket(
+          path,
+          hook.acceptor(
+              path,
+              (request, attachment) ->
+                  BlockingHandlers.start(
+                      handler, shared(path, request.target()), request, attachment)));
       return this;
     }
 
@@ -252,7 +297,7 @@ public final class WebSocketServer implements AutoCloseable {
               .withSubprotocolSelector(Transports.subprotocolSelector(config.subprotocols()))
               .withExtensions(Transports.extensions(config))
               .withLimits(HttpHeadLimits.defaults());
-      Router<Function<HandshakeInfo, ConnectionHandler>> router = routes.handshake(handshake).build();
+      Router<Acceptor> router = routes.handshake(handshake).build();
       return new WebSocketServer(Transports.server(config, host, port, tls, router));
     }
   }

@@ -22,8 +22,8 @@ public abstract class ServerBuilder<B extends ServerBuilder<B>> {
   private ServerHandshakeConfig handshakeConfig = ServerHandshakeConfig.defaults();
   private ConnectionConfig connectionConfig = ConnectionConfig.DEFAULTS;
   private SSLContext tls;
-  private Function<HandshakeInfo, ConnectionHandler> handlers;
-  private Router<Function<HandshakeInfo, ConnectionHandler>> router;
+  private Acceptor handlers;
+  private Router<Acceptor> router;
   private HttpLimits httpLimits = HttpLimits.defaults();
 
   /** For subclasses. */
@@ -110,19 +110,30 @@ public abstract class ServerBuilder<B extends ServerBuilder<B>> {
    * @return this builder
    */
   public B handlers(Function<HandshakeInfo, ConnectionHandler> factory) {
-    this.handlers = Objects.requireNonNull(factory, "factory");
+    return acceptor(Acceptor.of(Objects.requireNonNull(factory, "factory")));
+  }
+
+  /**
+   * Serves WebSocket on every path, each upgrade decided by {@code acceptor} before the 101 (see
+   * {@link Verdict}).
+   *
+   * @param acceptor decides each upgrade
+   * @return this builder
+   */
+  public B acceptor(Acceptor acceptor) {
+    this.handlers = Objects.requireNonNull(acceptor, "acceptor");
     return self();
   }
 
   /**
-   * Serves a router: plain HTTP routes, and WebSocket routes whose data is the handler factory
-   * (called as with {@link #handlers}).
+   * Serves a router: plain HTTP routes, and WebSocket routes whose data is their {@link
+   * Acceptor}.
    *
    * @param value the routes
    * @param limits limits and timeouts of the HTTP connections
    * @return this builder
    */
-  public B router(Router<Function<HandshakeInfo, ConnectionHandler>> value, HttpLimits limits) {
+  public B router(Router<Acceptor> value, HttpLimits limits) {
     this.router = Objects.requireNonNull(value, "router");
     this.httpLimits = Objects.requireNonNull(limits, "limits");
     return self();
@@ -151,7 +162,7 @@ public abstract class ServerBuilder<B extends ServerBuilder<B>> {
    * @param handshakeConfig how upgrades are answered with {@code handlers}
    * @param connectionConfig each connection's limits and timeouts
    * @param tls the TLS context, or null
-   * @param handlers the handler factory for every path, or null with a router
+   * @param handlers the acceptor for every path, or null with a router
    * @param router the routes, or null with handlers
    * @param httpLimits the HTTP front's limits
    */
@@ -161,7 +172,7 @@ public abstract class ServerBuilder<B extends ServerBuilder<B>> {
       ServerHandshakeConfig handshakeConfig,
       ConnectionConfig connectionConfig,
       SSLContext tls,
-      Function<HandshakeInfo, ConnectionHandler> handlers,
-      Router<Function<HandshakeInfo, ConnectionHandler>> router,
+      Acceptor handlers,
+      Router<Acceptor> router,
       HttpLimits httpLimits) {}
 }

@@ -156,6 +156,11 @@ final class TlsIo extends Io {
   }
 
   @Override
+  javax.net.ssl.SSLSession session() {
+    return engine.getSession();
+  }
+
+  @Override
   int minReadBuffer() {
     return appSize;
   }
