@@ -2,10 +2,9 @@ package dev.wsjava;
 
 import dev.wsjava.handshake.Headers;
 import dev.wsjava.handshake.HttpHead;
+import dev.wsjava.http.HttpRequest;
 import dev.wsjava.transport.HandshakeInfo;
 import java.net.SocketAddress;
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
 import java.security.cert.Certificate;
 import java.security.cert.X509Certificate;
 import java.util.ArrayList;
@@ -109,7 +108,7 @@ public final class HandshakeRequest {
   public Map<String, List<String>> queryParams() {
     Map<String, List<String>> m = queryParams;
     if (m == null) {
-      m = parseQuery(query);
+      m = HttpRequest.parseQuery(query);
       queryParams = m;
     }
     return m;
@@ -285,32 +284,6 @@ public final class HandshakeRequest {
   @Override
   public String toString() {
     return "HandshakeRequest[" + head.method() + " " + head.target() + " from " + remoteAddress + "]";
-  }
-
-  static Map<String, List<String>> parseQuery(String query) {
-    if (query == null || query.isEmpty()) {
-      return Map.of();
-    }
-    Map<String, List<String>> m = new LinkedHashMap<>();
-    for (String pair : query.split("&")) {
-      if (pair.isEmpty()) {
-        continue;
-      }
-      int eq = pair.indexOf('=');
-      String name = decode(eq < 0 ? pair : pair.substring(0, eq));
-      String value = eq < 0 ? "" : decode(pair.substring(eq + 1));
-      m.computeIfAbsent(name, k -> new ArrayList<>(1)).add(value);
-    }
-    m.replaceAll((k, v) -> List.copyOf(v));
-    return Collections.unmodifiableMap(m);
-  }
-
-  private static String decode(String s) {
-    try {
-      return URLDecoder.decode(s, StandardCharsets.UTF_8);
-    } catch (IllegalArgumentException e) {
-      return s; // a malformed escape: keep what was sent
-    }
   }
 
   static Map<String, String> parseCookies(List<String> fields) {

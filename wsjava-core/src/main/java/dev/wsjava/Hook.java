@@ -2,6 +2,7 @@ package dev.wsjava;
 
 import dev.wsjava.handshake.HttpStatus;
 import dev.wsjava.handshake.ServerHandshake;
+import dev.wsjava.http.Router;
 import dev.wsjava.transport.Acceptor;
 import dev.wsjava.transport.HandshakeInfo;
 import dev.wsjava.transport.Upgrades;
@@ -25,8 +26,10 @@ final class Hook {
    * connection's socket with the attachment.
    */
   Acceptor acceptor(String route, BiFunction<HandshakeRequest, Object, WebSocketImpl> make) {
+    Function<String, Map<String, String>> params = Router.pathParams(route);
     return info -> {
-      HandshakeRequest request = HandshakeRequest.of(info, Map.of());
+      HandshakeRequest request =
+          HandshakeRequest.of(info, params.apply(info.path()));
       Function<HandshakeRequest, HandshakeDecision> s = sync;
       Function<HandshakeRequest, ? extends CompletionStage<HandshakeDecision>> a = async;
       if (s != null) {

@@ -205,7 +205,9 @@ public final class WebSocketServer implements AutoCloseable {
      * Adds a WebSocket route whose connections report to {@code listener} (one listener for
      * every connection of the route; it tells them apart by the {@link WebSocket} argument).
      *
-     * @param path the exact request path, for example {@code /echo}
+     * @param path the request path, for example {@code /echo}, or a template such as {@code
+     *     /rooms/{room}} whose parameters the socket's {@link WebSocket#request()} holds (see
+     *     {@link Router} for how paths are matched)
      * @param listener the event callbacks
      * @return this builder
      */
@@ -225,7 +227,7 @@ public final class WebSocketServer implements AutoCloseable {
      * Adds a WebSocket route served in blocking style: each connection runs {@code handler} on a
      * virtual thread of its own.
      *
-     * @param path the exact request path
+     * @param path the request path, or a template such as {@code /rooms/{room}}
      * @param handler the code that serves one connection
      * @return this builder
      */
@@ -249,7 +251,8 @@ public final class WebSocketServer implements AutoCloseable {
     /**
      * Adds a plain HTTP GET (and HEAD) route.
      *
-     * @param path the exact request path, for example {@code /}
+     * @param path the request path, for example {@code /}, or a template such as {@code
+     *     /users/{id}} (the handler reads {@link dev.wsjava.http.HttpRequest#pathParam})
      * @param handler answers the request; runs on the connection's I/O thread, so keep it short
      * @return this builder
      */
@@ -262,7 +265,7 @@ public final class WebSocketServer implements AutoCloseable {
      * Adds a plain HTTP route for any method.
      *
      * @param method for example {@code POST}
-     * @param path the exact request path
+     * @param path the request path, or a template
      * @param handler answers the request
      * @return this builder
      */

@@ -262,7 +262,8 @@ class HandshakeHookTest {
         start(
             s,
             WebSocketServer.builder().onHandshakeAsync(req -> new CompletableFuture<>()),
-            Duration.ofMillis(300));
+            // The timeout covers the TLS handshake too, which a loaded machine may make slow.
+            Duration.ofMillis(1500));
     assertThat(status(client(s), uri)).isEqualTo(503);
   }
 
@@ -312,6 +313,65 @@ class HandshakeHookTest {
     assertThat(ws.responseHeaders().contains("Sec-WebSocket-Accept")).isTrue();
     ws.sendText("m");
     assertThat(seen.get(10, TimeUnit.SECONDS)).isEqualTo("42 s-42 Text[text=m]");
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("setups")
+  void templatesGiveParametersToWebSocketAndHttpRoutesAndUnknownPathsOrMethodsAreRefused(Setup s)
+      throws Exception {
+    WebSocketServer.Builder b =
+        WebSocketServer.builder()
+            .bind("127.0.0.1", 0)
+            .config(config(s, Duration.ofSeconds(10)))
+            .onHandshake(
+                req ->
+                    "closed".equals(req.pathParam("room"))
+                        ? HandshakeDecision.reject(403)
+                        : HandshakeDecision.accept().attach(req.pathParam("room")))
+            .websocket("/rooms/{room}", ECHO_STATE)
+            .websocket("/rooms/lobby", ECHO_STATE)
+            .get("/users/{id}", req -> dev.wsjava.http.HttpResponse.text(200, "user " + req.pathParam("id")))
+            .route("DELETE", "/users/{id}", req -> dev.wsjava.http.HttpResponse.empty(204));
+    if (s.tls()) {
+      b.tls(tls.server());
+    }
+    server = b.start();
+    String base = (s.tls() ? "wss" : "ws") + "://localhost:" + server.port();
+    WebSocketClient c = client(s);
+    WebSocket ws = c.connect(URI.create(base + "/rooms/caf%C3%A9")).get(10, TimeUnit.SECONDS);
+    ws.sendText("t");
+    assertThat(ws.receive(Duration.ofSeconds(10))).isEqualTo(new Message.Text("café|s-42|null|t"));
+    WebSocket lobby = c.connect(URI.create(base + "/rooms/lobby")).get(10, TimeUnit.SECONDS);
+    lobby.sendText("t");
+    assertThat(lobby.receive(Duration.ofSeconds(10)))
+        .as("the exact route: no parameter")
+        .isEqualTo(new Message.Text("null|s-42|null|t"));
+    assertThat(status(c, URI.create(base + "/rooms/closed"))).isEqualTo(403);
+    assertThat(status(c, URI.create(base + "/nowhere"))).isEqualTo(404);
+
+    assertThat(http(s, "GET /users/7 HTTP/1.1")).startsWith("HTTP/1.1 200 ").endsWith("user 7");
+    assertThat(http(s, "POST /users/7 HTTP/1.1"))
+        .startsWith("HTTP/1.1 405 ")
+        .contains("\r\nAllow: GET, HEAD, DELETE\r\n");
+    assertThat(http(s, "GET /users HTTP/1.1")).startsWith("HTTP/1.1 404 ");
+  }
+
+  /** Sends one request with {@code Connection: close} and returns the whole answer. */
+  String http(Setup s, String requestLine) throws Exception {
+    java.net.Socket socket =
+        s.tls()
+            ? tls.client().getSocketFactory().createSocket("localhost", server.port())
+            : new java.net.Socket("127.0.0.1", server.port());
+    try (socket) {
+      socket.setSoTimeout(10_000);
+      socket
+          .getOutputStream()
+          .write(
+              (requestLine + "\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+                  .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+      return new String(
+          socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    }
   }
 
   /** The status our client got when its handshake was refused. */
