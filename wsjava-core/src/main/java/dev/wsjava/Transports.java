@@ -6,6 +6,7 @@ import dev.wsjava.http.HttpLimits;
 import dev.wsjava.http.Router;
 import dev.wsjava.transport.ClientTransport;
 import dev.wsjava.transport.Acceptor;
+import dev.wsjava.transport.ServerBuilder;
 import dev.wsjava.transport.ServerTransport;
 import dev.wsjava.transport.blocking.BlockingClient;
 import dev.wsjava.transport.blocking.BlockingServer;
@@ -31,6 +32,7 @@ final class Transports {
       String host,
       int port,
       SSLContext tls,
+      ServerBuilder.ClientAuth clientAuth,
       Router<Acceptor> router)
       throws IOException {
     return switch (config.transport()) {
@@ -45,7 +47,7 @@ final class Transports {
           b.eventLoops(config.eventLoops());
         }
         if (tls != null) {
-          b.tls(tls);
+          b.tls(tls).clientAuth(clientAuth);
         }
         yield b.start();
       }
@@ -56,7 +58,7 @@ final class Transports {
                 .connectionConfig(config.connectionConfig(false))
                 .router(router, httpLimits(config));
         if (tls != null) {
-          b.tls(tls);
+          b.tls(tls).clientAuth(clientAuth);
         }
         yield b.start();
       }

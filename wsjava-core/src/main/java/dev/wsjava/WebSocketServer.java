@@ -5,6 +5,7 @@ import dev.wsjava.handshake.ServerHandshakeConfig;
 import dev.wsjava.http.HttpHandler;
 import dev.wsjava.http.Router;
 import dev.wsjava.transport.Acceptor;
+import dev.wsjava.transport.ServerBuilder;
 import dev.wsjava.transport.ServerTransport;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -104,6 +105,7 @@ public final class WebSocketServer implements AutoCloseable {
     private int port = 8080;
     private WebSocketConfig config = WebSocketConfig.defaults();
     private SSLContext tls;
+    private ServerBuilder.ClientAuth clientAuth = ServerBuilder.ClientAuth.NONE;
     private Predicate<String> originPolicy = origin -> true;
     private final Router.Builder<Acceptor> routes = Router.builder();
     private final Hook hook = new Hook();
@@ -142,6 +144,31 @@ public final class WebSocketServer implements AutoCloseable {
      */
     public Builder tls(SSLContext context) {
       tls = Objects.requireNonNull(context, "context");
+      return this;
+    }
+
+    /**
+     * Mutual TLS: every client must present a certificate that the {@link #tls} context's trust
+     * managers accept (see {@link TlsContexts#fromPkcs12(Path, char[], Path)}), or its TLS
+     * handshake fails. The handshake hook sees the chain ({@link
+     * HandshakeRequest#peerCertificates()}). Replaces {@link #requestClientCertificates()}.
+     *
+     * @return this builder
+     */
+    public Builder requireClientCertificates() {
+      clientAuth = ServerBuilder.ClientAuth.REQUIRE;
+      return this;
+    }
+
+    /**
+     * Mutual TLS where the client may decline: a client asked for a certificate may present none
+     * (its {@link HandshakeRequest#peerCertificates()} are then empty, and the hook decides), but
+     * one it presents must be trusted. Replaces {@link #requireClientCertificates()}.
+     *
+     * @return this builder
+     */
+    public Builder requestClientCertificates() {
+      clientAuth = ServerBuilder.ClientAuth.REQUEST;
       return this;
     }
 
@@ -301,7 +328,10 @@ public final class WebSocketServer implements AutoCloseable {
               .withExtensions(Transports.extensions(config))
               .withLimits(HttpHeadLimits.defaults());
       Router<Acceptor> router = routes.handshake(handshake).build();
-      return new WebSocketServer(Transports.server(config, host, port, tls, router));
+      if (clientAuth != ServerBuilder.ClientAuth.NONE && tls == null) {
+        throw new IllegalStateException("client certificates need TLS: set tls(...) too");
+      }
+      return new WebSocketServer(Transports.server(config, host, port, tls, clientAuth, router));
     }
   }
 }

@@ -79,6 +79,7 @@ public final class BlockingServer implements ServerTransport {
   private final ServerHandshakeConfig handshakeConfig;
   private final ConnectionConfig connectionConfig;
   private final SSLContext tls;
+  private final ServerBuilder.ClientAuth clientAuth;
   private final Acceptor handlers;
   private final Router<Acceptor> router;
   private final HttpLimits httpLimits;
@@ -94,6 +95,7 @@ public final class BlockingServer implements ServerTransport {
     this.handshakeConfig = o.handshakeConfig();
     this.connectionConfig = o.connectionConfig();
     this.tls = o.tls();
+    this.clientAuth = o.clientAuth();
     this.handlers = o.handlers();
     this.router = o.router();
     this.httpLimits = o.httpLimits();
@@ -327,7 +329,7 @@ public final class BlockingServer implements ServerTransport {
   private Socket tlsHandshake(Socket raw, long deadline) throws IOException {
     Alarm alarm = Alarm.after(connectionConfig.handshakeTimeout(), () -> closeQuietly(raw));
     try {
-      return Tls.server(tls, raw, millisLeft(deadline));
+      return Tls.server(tls, raw, millisLeft(deadline), clientAuth);
     } finally {
       alarm.cancel();
     }

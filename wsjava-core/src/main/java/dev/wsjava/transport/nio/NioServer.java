@@ -59,6 +59,7 @@ public final class NioServer implements ServerTransport {
   private final ConnectionConfig connectionConfig;
   private final ServerHandshakeConfig handshakeConfig;
   private final SSLContext tls;
+  private final ServerBuilder.ClientAuth clientAuth;
   private final Acceptor handlers;
   private final Router<Acceptor> router;
   private final HttpLimits httpLimits;
@@ -79,6 +80,7 @@ public final class NioServer implements ServerTransport {
     this.connectionConfig = o.connectionConfig();
     this.handshakeConfig = o.handshakeConfig();
     this.tls = o.tls();
+    this.clientAuth = o.clientAuth();
     this.handlers = o.handlers();
     this.router = o.router();
     this.httpLimits = o.httpLimits();
@@ -287,6 +289,10 @@ public final class NioServer implements ServerTransport {
 
   SSLContext tls() {
     return tls;
+  }
+
+  ServerBuilder.ClientAuth clientAuth() {
+    return clientAuth;
   }
 
   boolean isShuttingDown() {

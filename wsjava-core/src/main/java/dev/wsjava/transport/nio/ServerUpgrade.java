@@ -91,7 +91,7 @@ final class ServerUpgrade implements Selectable, Runnable {
       io =
           server.tls() == null
               ? new PlainIo(channel)
-              : TlsIo.server(channel, server.tls(), loop.pool(), readSize());
+              : TlsIo.server(channel, server.tls(), loop.pool(), readSize(), server.clientAuth());
       rearm();
     } catch (IOException | RuntimeException e) {
       close();
