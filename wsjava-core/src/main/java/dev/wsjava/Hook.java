@@ -20,6 +20,8 @@ import java.util.function.Function;
 final class Hook {
   Function<HandshakeRequest, HandshakeDecision> sync;
   Function<HandshakeRequest, ? extends CompletionStage<HandshakeDecision>> async;
+  /** The server's limits and counters; set by {@code start()}. */
+  Serving serving;
 
   /**
    * The acceptor of a route: makes the request view, asks the hook if there is one, and makes the
@@ -28,22 +30,28 @@ final class Hook {
   Acceptor acceptor(String route, BiFunction<HandshakeRequest, Object, WebSocketImpl> make) {
     Function<String, Map<String, String>> params = Router.pathParams(route);
     return info -> {
+      Serving limits = serving;
+      Verdict refused = limits.admit(info);
+      if (refused != null) {
+        return refused;
+      }
       HandshakeRequest request =
           HandshakeRequest.of(info, params.apply(info.path()));
       Function<HandshakeRequest, HandshakeDecision> s = sync;
       Function<HandshakeRequest, ? extends CompletionStage<HandshakeDecision>> a = async;
       if (s != null) {
-        return verdict(s.apply(request), request, info, make);
+        return verdict(s.apply(request), request, info, make, limits);
       }
       if (a != null) {
         CompletionStage<HandshakeDecision> stage = a.apply(request);
         if (stage == null) {
           return Upgrades.failed(null);
         }
-        return new Verdict.Later(stage.thenApply(d -> verdict(d, request, info, make)));
+        return new Verdict.Later(stage.thenApply(d -> verdict(d, request, info, make, limits)));
       }
-      return new Verdict.Accept(
-          make.apply(request, null), info.subprotocol(), dev.wsjava.handshake.Headers.empty());
+      WebSocketImpl ws = make.apply(request, null);
+      ws.servedBy(limits);
+      return new Verdict.Accept(ws, info.subprotocol(), dev.wsjava.handshake.Headers.empty());
     };
   }
 
@@ -51,11 +59,13 @@ final class Hook {
       HandshakeDecision d,
       HandshakeRequest request,
       HandshakeInfo info,
-      BiFunction<HandshakeRequest, Object, WebSocketImpl> make) {
+      BiFunction<HandshakeRequest, Object, WebSocketImpl> make,
+      Serving limits) {
     if (d == null) {
       return Upgrades.failed(null);
     }
     if (!d.isAccepted()) {
+      limits.counters.rejected(ServerCounters.Reason.APPLICATION);
       try {
         return new Verdict.Refuse(
             ServerHandshake.reject(d.status(), "refused by the handshake hook", d.headers(), d.body()));
@@ -64,6 +74,8 @@ final class Hook {
       }
     }
     String subprotocol = d.choosesSubprotocol() ? d.chosenSubprotocol() : info.subprotocol();
-    return new Verdict.Accept(make.apply(request, d.attachment()), subprotocol, d.headers());
+    WebSocketImpl ws = make.apply(request, d.attachment());
+    ws.servedBy(limits);
+    return new Verdict.Accept(ws, subprotocol, d.headers());
   }
 }

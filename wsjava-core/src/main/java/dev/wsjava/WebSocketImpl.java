@@ -43,6 +43,11 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
   private final HandshakeRequest request;
   private volatile Object attachment;
   private Headers responseHeaders = Headers.empty(); // set before onOpen, which publishes it
+  // A server's connection: its counters and limits (null on a client), and the message bucket
+  // (null unless the server limits the message rate; the I/O thread alone uses it).
+  private Serving serving;
+  private RateLimit.Bucket messages;
+  private boolean overRate;
 
   private static final VarHandle FRAGMENTS;
 
@@ -100,6 +105,15 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
     this.attachment = attachment;
   }
 
+  /**
+   * Makes this a server's connection: counted, and limited to the server's message rate. Called
+   * once, before the transport has the handler.
+   */
+  void servedBy(Serving s) {
+    serving = s;
+    messages = s.messageBucket();
+  }
+
   @Override
   public void onHandshakeResponse(HttpHead.Response response) {
     responseHeaders = response.headers();
@@ -111,6 +125,9 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
   @Override
   public void onOpen(Connection c) {
     connection = c;
+    if (serving != null) {
+      serving.opened(request.remoteAddress());
+    }
     if (listener != null) {
       listener.onOpen(this);
     } else if (onOpen != null) {
@@ -120,6 +137,17 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
 
   @Override
   public void onMessage(Connection c, Opcode type, ByteBuffer payload) {
+    Serving s = serving;
+    if (s != null) {
+      if (messages != null && (overRate || messages.take(s.messageRate, s.clock.getAsLong()) > 0)) {
+        if (!overRate) {
+          overRate = true;
+          closeOverRate(c, s);
+        }
+        return; // dropped: the connection is closing for it
+      }
+      s.counters.received(payload.remaining());
+    }
     if (listener != null) {
       if (type == Opcode.TEXT) {
         listener.onText(this, utf8(payload));
@@ -164,6 +192,9 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
 
   @Override
   public void onClose(Connection c, int code, String reason) {
+    if (serving != null) {
+      serving.closed(request.remoteAddress());
+    }
     if (listener != null) {
       listener.onClose(this, code, reason);
     } else {
@@ -176,6 +207,16 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
     if (listener != null) {
       listener.onWritable(this);
     }
+  }
+
+  /**
+   * The peer sent faster than the server allows: the message is dropped and the connection closed
+   * with 1008 (policy violation, RFC 6455 §7.4.1).
+   */
+  private void closeOverRate(Connection c, Serving s) {
+    s.counters.messageRateClosed.increment();
+    c.close(CloseCodes.POLICY_VIOLATION, "message rate over " + s.messageRate.count() + " per "
+        + java.time.Duration.ofNanos(s.messageRate.windowNanos()));
   }
 
   /** The state of fragmented sends, made the first time one is sent (see {@link Fragments}). */
@@ -211,11 +252,17 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
 
   @Override
   public CompletableFuture<Void> sendText(CharSequence text) {
+    if (serving != null) {
+      serving.counters.sent(text.length());
+    }
     return api(conn().sendText(text));
   }
 
   @Override
   public CompletableFuture<Void> sendBinary(ByteBuffer data) {
+    if (serving != null) {
+      serving.counters.sent(data.remaining());
+    }
     return api(conn().sendMessage(Opcode.BINARY, data));
   }
 
@@ -377,7 +424,7 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
    * the API exception itself (not wrapped in a {@link CompletionException}), so that {@code
    * handle((ok, e) -> e instanceof SendQueueFullException)} works as documented.
    */
-  private static CompletableFuture<Void> api(CompletableFuture<Void> f) {
+  private CompletableFuture<Void> api(CompletableFuture<Void> f) {
     if (f.isDone()) {
       return f.isCompletedExceptionally() ? CompletableFuture.failedFuture(map(f.exceptionNow())) : f;
     }
@@ -392,9 +439,12 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
     return out;
   }
 
-  private static Throwable map(Throwable e) {
+  private Throwable map(Throwable e) {
     Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
     if (cause instanceof QueueFullException q) {
+      if (serving != null) {
+        serving.counters.sendQueueFull.increment();
+      }
       return new SendQueueFullException(q.getMessage());
     }
     if (cause instanceof ConnectionClosedException c) {

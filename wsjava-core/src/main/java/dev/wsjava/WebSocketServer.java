@@ -40,9 +40,11 @@ public final class WebSocketServer implements AutoCloseable {
   public static final Duration DEFAULT_SHUTDOWN_GRACE = Duration.ofSeconds(5);
 
   private final ServerTransport transport;
+  private final Serving serving;
 
-  private WebSocketServer(ServerTransport transport) {
+  private WebSocketServer(ServerTransport transport, Serving serving) {
     this.transport = transport;
+    this.serving = serving;
   }
 
   /**
@@ -82,6 +84,166 @@ public final class WebSocketServer implements AutoCloseable {
   }
 
   /**
+   * Returns the server's counters now: connections, refusals by reason, messages and bytes, limit
+   * hits. Cheap enough to poll; each value is read on its own, so a snapshot taken under load may
+   * be off by the events of the moment.
+   *
+   * @return a snapshot
+   */
+  public Stats stats() {
+    return new Stats(serving);
+  }
+
+  /**
+   * What a server counted since it started (see {@link #stats()}). Immutable.
+   */
+  public static final class Stats {
+    private final int open;
+    private final long opened;
+    private final long[] rejected;
+    private final long messageRateClosed;
+    private final long messagesIn;
+    private final long messagesOut;
+    private final long bytesIn;
+    private final long bytesOut;
+    private final long sendQueueFull;
+
+    private Stats(Serving s) {
+      ServerCounters c = s.counters;
+      this.open = s.open();
+      this.opened = c.opened.sum();
+      ServerCounters.Reason[] reasons = ServerCounters.Reason.values();
+      this.rejected = new long[reasons.length];
+      for (ServerCounters.Reason r : reasons) {
+        rejected[r.ordinal()] = c.rejectedCount(r);
+      }
+      this.messageRateClosed = c.messageRateClosed.sum();
+      this.messagesIn = c.messagesIn.sum();
+      this.messagesOut = c.messagesOut.sum();
+      this.bytesIn = c.bytesIn.sum();
+      this.bytesOut = c.bytesOut.sum();
+      this.sendQueueFull = c.sendQueueFull.sum();
+    }
+
+    /**
+     * Returns the WebSocket connections open now (from their open to their close callback).
+     *
+     * @return the count
+     */
+    public int connectionsOpen() {
+      return open;
+    }
+
+    /**
+     * Returns the WebSocket connections ever opened.
+     *
+     * @return the count
+     */
+    public long connectionsTotal() {
+      return opened;
+    }
+
+    /**
+     * Returns the upgrades the handshake hook rejected.
+     *
+     * @return the count
+     */
+    public long rejectedByApplication() {
+      return rejected[ServerCounters.Reason.APPLICATION.ordinal()];
+    }
+
+    /**
+     * Returns the upgrades refused 503 because the server held {@link Builder#maxConnections}.
+     *
+     * @return the count
+     */
+    public long rejectedServerFull() {
+      return rejected[ServerCounters.Reason.SERVER_FULL.ordinal()];
+    }
+
+    /**
+     * Returns the upgrades refused 429 because their address held {@link
+     * Builder#maxConnectionsPerAddress}.
+     *
+     * @return the count
+     */
+    public long rejectedAddressFull() {
+      return rejected[ServerCounters.Reason.ADDRESS_FULL.ordinal()];
+    }
+
+    /**
+     * Returns the upgrades refused 429 for {@link Builder#maxHandshakeRatePerAddress}.
+     *
+     * @return the count
+     */
+    public long rejectedHandshakeRate() {
+      return rejected[ServerCounters.Reason.HANDSHAKE_RATE.ordinal()];
+    }
+
+    /**
+     * Returns the connections closed 1008 for {@link Builder#maxMessageRate}.
+     *
+     * @return the count
+     */
+    public long closedForMessageRate() {
+      return messageRateClosed;
+    }
+
+    /**
+     * Returns the messages received (and delivered).
+     *
+     * @return the count
+     */
+    public long messagesIn() {
+      return messagesIn;
+    }
+
+    /**
+     * Returns the whole messages sent.
+     *
+     * @return the count
+     */
+    public long messagesOut() {
+      return messagesOut;
+    }
+
+    /**
+     * Returns the payload bytes of the messages received.
+     *
+     * @return the count
+     */
+    public long bytesIn() {
+      return bytesIn;
+    }
+
+    /**
+     * Returns the payload size of the messages sent: bytes of binary messages, chars of text ones
+     * (their UTF-8 bytes when ASCII; counting bytes would cost a pass over every text).
+     *
+     * @return the count
+     */
+    public long bytesOut() {
+      return bytesOut;
+    }
+
+    /**
+     * Returns the sends refused because a connection's outbound queue was full.
+     *
+     * @return the count
+     */
+    public long sendQueueFull() {
+      return sendQueueFull;
+    }
+
+    @Override
+    public String toString() {
+      return "Stats[open=" + open + ", total=" + opened + ", rejected=" + java.util.Arrays.toString(rejected)
+          + ", messageRateClosed=" + messageRateClosed + ", in=" + messagesIn + "/" + bytesIn
+          + ", out=" + messagesOut + "/" + bytesOut + ", sendQueueFull=" + sendQueueFull + "]";
+    }
+  }
+
+  /**
    * Stops accepting, sends 1001 to every WebSocket, waits up to {@code grace}, then aborts what
    * is left.
    *
@@ -109,6 +271,11 @@ public final class WebSocketServer implements AutoCloseable {
     private Predicate<String> originPolicy = origin -> true;
     private final Router.Builder<Acceptor> routes = Router.builder();
     private final Hook hook = new Hook();
+    private int maxConnections = Integer.MAX_VALUE;
+    private int maxPerAddress = Integer.MAX_VALUE;
+    private RateLimit handshakeRate;
+    private RateLimit messageRate;
+    private java.util.function.LongSupplier clock = System::nanoTime;
 
     private Builder() {}
 
@@ -193,6 +360,72 @@ public final class WebSocketServer implements AutoCloseable {
     public Builder allowOrigins(String... origins) {
       List<String> allowed = List.of(origins);
       return originPolicy(origin -> origin == null || allowed.contains(origin));
+    }
+
+    /**
+     * Caps the WebSocket connections open at once; an upgrade beyond it is answered 503 with
+     * {@code Retry-After} (counted in {@link Stats#rejectedServerFull()}). Upgrades decided at the
+     * same instant see the same count, so a burst may pass the cap by the handshakes in flight.
+     *
+     * @param value at least 1; unlimited by default
+     * @return this builder
+     */
+    public Builder maxConnections(int value) {
+      if (value < 1) {
+        throw new IllegalArgumentException("maxConnections must be positive: " + value);
+      }
+      maxConnections = value;
+      return this;
+    }
+
+    /**
+     * Caps the WebSocket connections one remote IP address holds at once; an upgrade beyond it is
+     * answered 429 with {@code Retry-After} ({@link Stats#rejectedAddressFull()}). Behind a proxy
+     * every client shares the proxy's address.
+     *
+     * @param value at least 1; unlimited by default
+     * @return this builder
+     */
+    public Builder maxConnectionsPerAddress(int value) {
+      if (value < 1) {
+        throw new IllegalArgumentException("maxConnectionsPerAddress must be positive: " + value);
+      }
+      maxPerAddress = value;
+      return this;
+    }
+
+    /**
+     * Caps how fast one remote IP address may open WebSocket connections: {@code count} upgrades
+     * per {@code window}, in bursts of up to {@code count}. One beyond is answered 429 with {@code
+     * Retry-After} saying when the next would pass ({@link Stats#rejectedHandshakeRate()}).
+     *
+     * @param count upgrades per window, at least 1
+     * @param window the window, positive
+     * @return this builder
+     */
+    public Builder maxHandshakeRatePerAddress(int count, Duration window) {
+      handshakeRate = RateLimit.of(count, window);
+      return this;
+    }
+
+    /**
+     * Caps how fast one connection's peer may send messages: {@code count} per {@code window}, in
+     * bursts of up to {@code count}. The message beyond is dropped and the connection closed with
+     * 1008 (policy violation; {@link Stats#closedForMessageRate()}). Off by default.
+     *
+     * @param count messages per window, at least 1
+     * @param window the window, positive
+     * @return this builder
+     */
+    public Builder maxMessageRate(int count, Duration window) {
+      messageRate = RateLimit.of(count, window);
+      return this;
+    }
+
+    /** The clock of the rate limits, in nanoseconds; tests drive it by hand. */
+    Builder clock(java.util.function.LongSupplier nanos) {
+      clock = Objects.requireNonNull(nanos, "clock");
+      return this;
     }
 
     /**
@@ -331,7 +564,10 @@ public final class WebSocketServer implements AutoCloseable {
       if (clientAuth != ServerBuilder.ClientAuth.NONE && tls == null) {
         throw new IllegalStateException("client certificates need TLS: set tls(...) too");
       }
-      return new WebSocketServer(Transports.server(config, host, port, tls, clientAuth, router));
+      Serving serving = new Serving(maxConnections, maxPerAddress, handshakeRate, messageRate, clock);
+      hook.serving = serving;
+      return new WebSocketServer(
+          Transports.server(config, host, port, tls, clientAuth, router), serving);
     }
   }
 }
