@@ -4,7 +4,7 @@ import dev.wsjava.protocol.CloseCode;
 
 /** Runs a {@link WebSocketHandler} on a virtual thread per connection, and closes after it. */
 final class BlockingHandlers {
-  private static final System.Logger LOG = System.getLogger("dev.wsjava");
+  private static final System.Logger LOG = dev.wsjava.events.Loggers.HANDLER;
 
   private BlockingHandlers() {}
 

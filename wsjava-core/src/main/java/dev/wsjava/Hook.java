@@ -66,6 +66,7 @@ final class Hook {
     }
     if (!d.isAccepted()) {
       limits.counters.rejected(ServerCounters.Reason.APPLICATION);
+      Serving.rejected(info, d.status(), "rejected by the handshake hook");
       try {
         return new Verdict.Refuse(
             ServerHandshake.reject(d.status(), "refused by the handshake hook", d.headers(), d.body()));

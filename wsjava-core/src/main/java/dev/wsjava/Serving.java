@@ -1,5 +1,7 @@
 package dev.wsjava;
 
+import dev.wsjava.events.Loggers;
+import dev.wsjava.events.WsEvents;
 import dev.wsjava.handshake.Headers;
 import dev.wsjava.handshake.ServerHandshake;
 import dev.wsjava.transport.HandshakeInfo;
@@ -65,7 +67,8 @@ final class Serving {
   Verdict admit(HandshakeInfo info) {
     if (open.get() >= maxConnections) {
       counters.rejected(ServerCounters.Reason.SERVER_FULL);
-      return refuse(503, FULL_RETRY_AFTER_SECONDS, "the server holds " + maxConnections + " connections");
+      limitHit("server-connections", info.remoteAddress());
+      return refuse(info, 503, FULL_RETRY_AFTER_SECONDS, "the server holds " + maxConnections + " connections");
     }
     if (!tracksAddresses) {
       return null;
@@ -80,7 +83,9 @@ final class Serving {
     synchronized (p) {
       if (p.open >= maxPerAddress) {
         counters.rejected(ServerCounters.Reason.ADDRESS_FULL);
+        limitHit("address-connections", info.remoteAddress());
         return refuse(
+            info,
             429,
             FULL_RETRY_AFTER_SECONDS,
             address.getHostAddress() + " holds " + maxPerAddress + " connections");
@@ -90,18 +95,50 @@ final class Serving {
     sweep(now);
     if (wait > 0) {
       counters.rejected(ServerCounters.Reason.HANDSHAKE_RATE);
+      limitHit("handshake-rate", info.remoteAddress());
       int seconds = (int) Math.min(Integer.MAX_VALUE, Math.max(1, (wait + 999_999_999L) / 1_000_000_000L));
-      return refuse(429, seconds, address.getHostAddress() + " opens connections too fast");
+      return refuse(info, 429, seconds, address.getHostAddress() + " opens connections too fast");
     }
     return null;
   }
 
-  private static Verdict refuse(int status, int retryAfterSeconds, String reason) {
+  private static Verdict refuse(HandshakeInfo info, int status, int retryAfterSeconds, String reason) {
+    rejected(info, status, reason);
     return new Verdict.Refuse(
         ServerHandshake.reject(
             status,
             reason,
             Headers.builder().add("Retry-After", Integer.toString(retryAfterSeconds)).build()));
+  }
+
+  /** Records an upgrade refused before the 101: a Flight Recorder event and a DEBUG line. */
+  static void rejected(HandshakeInfo info, int status, String reason) {
+    WsEvents.HandshakeRejected e = new WsEvents.HandshakeRejected();
+    if (e.shouldCommit()) {
+      e.remote = String.valueOf(info.remoteAddress());
+      e.path = info.target();
+      e.status = status;
+      e.reason = reason;
+      e.commit();
+    }
+    if (Loggers.SERVER.isLoggable(System.Logger.Level.DEBUG)) {
+      Loggers.SERVER.log(
+          System.Logger.Level.DEBUG,
+          "refused " + info.target() + " from " + info.remoteAddress() + ": " + status + ", " + reason);
+    }
+  }
+
+  /** Records a limit hit: a Flight Recorder event and a DEBUG line. */
+  void limitHit(String limit, SocketAddress remote) {
+    WsEvents.LimitHit e = new WsEvents.LimitHit();
+    if (e.shouldCommit()) {
+      e.limit = limit;
+      e.remote = String.valueOf(remote);
+      e.commit();
+    }
+    if (Loggers.LIMITS.isLoggable(System.Logger.Level.DEBUG)) {
+      Loggers.LIMITS.log(System.Logger.Level.DEBUG, limit + " limit hit by " + remote);
+    }
   }
 
   void opened(SocketAddress remote) {

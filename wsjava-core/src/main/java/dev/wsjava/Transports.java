@@ -125,7 +125,7 @@ final class Transports {
 
   /** A context that trusts any certificate: only behind the loudly named development option. */
   private static SSLContext trustAnything() {
-    System.getLogger("dev.wsjava")
+    dev.wsjava.events.Loggers.CLIENT
         .log(System.Logger.Level.WARNING,
             "TLS certificate and host name checks are OFF (development only): the connection is"
                 + " not protected against interception");

@@ -1,5 +1,6 @@
 package dev.wsjava;
 
+import dev.wsjava.events.WsEvents;
 import dev.wsjava.handshake.Headers;
 import dev.wsjava.handshake.HttpHead;
 import dev.wsjava.protocol.Opcode;
@@ -48,6 +49,7 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
   private Serving serving;
   private RateLimit.Bucket messages;
   private boolean overRate;
+  private long openedAt; // System.nanoTime() at onOpen, for the close event's duration
 
   private static final VarHandle FRAGMENTS;
 
@@ -127,6 +129,14 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
     connection = c;
     if (serving != null) {
       serving.opened(request.remoteAddress());
+      openedAt = System.nanoTime();
+      WsEvents.ConnectionOpened e = new WsEvents.ConnectionOpened();
+      if (e.shouldCommit()) {
+        e.remote = String.valueOf(request.remoteAddress());
+        e.path = path;
+        e.subprotocol = c.subprotocol();
+        e.commit();
+      }
     }
     if (listener != null) {
       listener.onOpen(this);
@@ -147,6 +157,7 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
         return; // dropped: the connection is closing for it
       }
       s.counters.received(payload.remaining());
+      WsEvents.MessageSize.sample(true, payload.remaining());
     }
     if (listener != null) {
       if (type == Opcode.TEXT) {
@@ -194,6 +205,15 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
   public void onClose(Connection c, int code, String reason) {
     if (serving != null) {
       serving.closed(request.remoteAddress());
+      WsEvents.ConnectionClosed e = new WsEvents.ConnectionClosed();
+      if (e.shouldCommit()) {
+        e.remote = String.valueOf(request.remoteAddress());
+        e.path = path;
+        e.code = code;
+        e.reason = reason;
+        e.openFor = System.nanoTime() - openedAt;
+        e.commit();
+      }
     }
     if (listener != null) {
       listener.onClose(this, code, reason);
@@ -215,6 +235,7 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
    */
   private void closeOverRate(Connection c, Serving s) {
     s.counters.messageRateClosed.increment();
+    s.limitHit("message-rate", request.remoteAddress());
     c.close(CloseCodes.POLICY_VIOLATION, "message rate over " + s.messageRate.count() + " per "
         + java.time.Duration.ofNanos(s.messageRate.windowNanos()));
   }
@@ -254,6 +275,7 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
   public CompletableFuture<Void> sendText(CharSequence text) {
     if (serving != null) {
       serving.counters.sent(text.length());
+      WsEvents.MessageSize.sample(false, text.length());
     }
     return api(conn().sendText(text));
   }
@@ -262,6 +284,7 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
   public CompletableFuture<Void> sendBinary(ByteBuffer data) {
     if (serving != null) {
       serving.counters.sent(data.remaining());
+      WsEvents.MessageSize.sample(false, data.remaining());
     }
     return api(conn().sendMessage(Opcode.BINARY, data));
   }
@@ -444,6 +467,13 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
     if (cause instanceof QueueFullException q) {
       if (serving != null) {
         serving.counters.sendQueueFull.increment();
+        WsEvents.SendQueueFull event = new WsEvents.SendQueueFull();
+        if (event.shouldCommit()) {
+          Connection c = connection;
+          event.remote = String.valueOf(request.remoteAddress());
+          event.queued = c == null ? 0 : c.queuedBytes();
+          event.commit();
+        }
       }
       return new SendQueueFullException(q.getMessage());
     }

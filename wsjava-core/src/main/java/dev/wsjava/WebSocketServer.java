@@ -1,5 +1,6 @@
 package dev.wsjava;
 
+import dev.wsjava.events.Loggers;
 import dev.wsjava.handshake.HttpHeadLimits;
 import dev.wsjava.handshake.ServerHandshakeConfig;
 import dev.wsjava.http.HttpHandler;
@@ -252,13 +253,19 @@ public final class WebSocketServer implements AutoCloseable {
    * @throws InterruptedException when interrupted while waiting
    */
   public boolean shutdown(Duration grace) throws InterruptedException {
-    return transport.shutdown(grace);
+    boolean clean = transport.shutdown(grace);
+    Loggers.SERVER.log(
+        System.Logger.Level.INFO,
+        () -> "stopped " + address() + (clean ? "" : " (connections aborted after the grace)")
+            + "; " + stats());
+    return clean;
   }
 
   /** Shuts down with {@link #DEFAULT_SHUTDOWN_GRACE}. */
   @Override
   public void close() {
     transport.close();
+    Loggers.SERVER.log(System.Logger.Level.INFO, () -> "stopped " + address() + "; " + stats());
   }
 
   /** Configures and starts a {@link WebSocketServer}. Not thread-safe. */
@@ -566,8 +573,21 @@ public final class WebSocketServer implements AutoCloseable {
       }
       Serving serving = new Serving(maxConnections, maxPerAddress, handshakeRate, messageRate, clock);
       hook.serving = serving;
-      return new WebSocketServer(
-          Transports.server(config, host, port, tls, clientAuth, router), serving);
+      WebSocketServer server =
+          new WebSocketServer(
+              Transports.server(config, host, port, tls, clientAuth, router), serving);
+      Loggers.SERVER.log(
+          System.Logger.Level.INFO,
+          () ->
+              "serving "
+                  + router
+                  + " at "
+                  + (tls == null ? "ws://" : "wss://")
+                  + server.address()
+                  + " on the "
+                  + config.transport()
+                  + " transport");
+      return server;
     }
   }
 }

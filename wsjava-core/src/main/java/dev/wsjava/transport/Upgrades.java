@@ -1,5 +1,7 @@
 package dev.wsjava.transport;
 
+import dev.wsjava.events.Loggers;
+import dev.wsjava.events.WsEvents;
 import dev.wsjava.handshake.HttpStatus;
 import dev.wsjava.handshake.ServerHandshake;
 import java.nio.ByteBuffer;
@@ -67,6 +69,8 @@ public final class Upgrades {
    * @return a 500 refusal
    */
   public static Verdict failed(Throwable cause) {
+    Loggers.SERVER.log(System.Logger.Level.WARNING, "a handshake hook failed; answered 500", cause);
+    rejectedEvent(HttpStatus.INTERNAL_SERVER_ERROR, "the handshake hook failed");
     return Verdict.refuse(
         HttpStatus.INTERNAL_SERVER_ERROR,
         cause == null ? "the handshake hook gave no decision" : "the handshake hook failed: " + cause);
@@ -78,8 +82,19 @@ public final class Upgrades {
    * @return a 503 refusal
    */
   public static Verdict late() {
+    Loggers.SERVER.log(System.Logger.Level.WARNING, "a handshake hook did not decide in time; answered 503");
+    rejectedEvent(HttpStatus.SERVICE_UNAVAILABLE, "the handshake hook did not decide in time");
     return Verdict.refuse(
         HttpStatus.SERVICE_UNAVAILABLE, "the handshake hook did not decide within the timeout");
+  }
+
+  private static void rejectedEvent(int status, String reason) {
+    WsEvents.HandshakeRejected e = new WsEvents.HandshakeRejected();
+    if (e.shouldCommit()) {
+      e.status = status;
+      e.reason = reason;
+      e.commit();
+    }
   }
 
   /**

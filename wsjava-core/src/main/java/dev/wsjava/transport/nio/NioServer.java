@@ -46,7 +46,7 @@ public final class NioServer implements ServerTransport {
   /** How long {@link #close()} waits for connections to close before aborting them. */
   public static final Duration DEFAULT_SHUTDOWN_GRACE = Duration.ofSeconds(5);
 
-  private static final System.Logger LOG = System.getLogger(NioServer.class.getName());
+  private static final System.Logger LOG = dev.wsjava.events.Loggers.NIO;
 
   /** Accepts per readiness event at most, so a connection storm cannot starve the accept loop. */
   private static final int MAX_ACCEPTS = 64;
