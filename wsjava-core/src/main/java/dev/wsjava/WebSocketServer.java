@@ -255,8 +255,8 @@ public final class WebSocketServer implements AutoCloseable {
   public boolean shutdown(Duration grace) throws InterruptedException {
     boolean clean = transport.shutdown(grace);
     Loggers.SERVER.log(
-        System.Logger.Level.INFO,
-        () -> "stopped " + address() + (clean ? "" : " (connections aborted after the grace)")
+        System.Logger.Level.DEBUG,
+        () -> "stopped port " + port() + (clean ? "" : " (connections aborted after the grace)")
             + "; " + stats());
     return clean;
   }
@@ -265,7 +265,7 @@ public final class WebSocketServer implements AutoCloseable {
   @Override
   public void close() {
     transport.close();
-    Loggers.SERVER.log(System.Logger.Level.INFO, () -> "stopped " + address() + "; " + stats());
+    Loggers.SERVER.log(System.Logger.Level.DEBUG, () -> "stopped port " + port() + "; " + stats());
   }
 
   /** Configures and starts a {@link WebSocketServer}. Not thread-safe. */
@@ -577,13 +577,15 @@ public final class WebSocketServer implements AutoCloseable {
           new WebSocketServer(
               Transports.server(config, host, port, tls, clientAuth, router), serving);
       Loggers.SERVER.log(
-          System.Logger.Level.INFO,
+          System.Logger.Level.DEBUG,
           () ->
               "serving "
                   + router
                   + " at "
                   + (tls == null ? "ws://" : "wss://")
-                  + server.address()
+                  + server.address().getHostString()
+                  + ":"
+                  + server.port()
                   + " on the "
                   + config.transport()
                   + " transport");

@@ -42,7 +42,9 @@ final class ChatRoom implements WebSocketListener {
 
   @Override
   public void onOpen(WebSocket ws) {
-    Member m = new Member(ws, nickname(ws.path()));
+    // An authenticated identity (serve --token / --basic-auth) names the member; else ?nick=.
+    Member m =
+        new Member(ws, ws.attachment() instanceof String user ? clean(user) : nickname(ws.path()));
     synchronized (this) { // the count and the announcement in one step, so they agree
       members.put(ws, m);
       broadcast("* " + m.nick + " joined (" + members.size() + " online)");
@@ -123,18 +125,21 @@ final class ChatRoom implements WebSocketListener {
           } catch (IllegalArgumentException malformed) {
             raw = "";
           }
-          StringBuilder nick = new StringBuilder();
-          raw.codePoints()
-              .filter(c -> Character.isLetterOrDigit(c) || c == '_' || c == '-' || c == '.')
-              .limit(MAX_NICK)
-              .forEach(nick::appendCodePoint);
-          if (!nick.isEmpty()) {
-            return nick.toString();
-          }
+          return clean(raw);
         }
       }
     }
-    return "guest-" + guests.incrementAndGet();
+    return clean("");
+  }
+
+  /** A name cut to letters, digits and {@code _.-}, at most 24 of them; guest-N when none is left. */
+  String clean(String raw) {
+    StringBuilder nick = new StringBuilder();
+    raw.codePoints()
+        .filter(c -> Character.isLetterOrDigit(c) || c == '_' || c == '-' || c == '.')
+        .limit(MAX_NICK)
+        .forEach(nick::appendCodePoint);
+    return nick.isEmpty() ? "guest-" + guests.incrementAndGet() : nick.toString();
   }
 
   /** One connection's mailbox and the virtual thread that empties it. */

@@ -5,8 +5,8 @@ package dev.wsjava.events;
  * down by name:
  *
  * <ul>
- *   <li>{@code dev.wsjava.server}: start and stop, refused upgrades (DEBUG), failing handshake
- *       hooks (WARNING);
+ *   <li>{@code dev.wsjava.server}: start and stop with the counters, refused upgrades (DEBUG);
+ *       failing or late handshake hooks (WARNING);
  *   <li>{@code dev.wsjava.limits}: limits against abuse hit (DEBUG: one line per hit);
  *   <li>{@code dev.wsjava.handler}: application handlers that threw (WARNING);
  *   <li>{@code dev.wsjava.nio}: the NIO transport's loops and acceptor;
