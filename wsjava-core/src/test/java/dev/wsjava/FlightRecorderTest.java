@@ -34,6 +34,8 @@ class FlightRecorderTest {
   @EnumSource(Transport.class)
   void aRecordingShowsTheConnectionsRefusalsLimitsAndSampledSizes(Transport t) throws Exception {
     CountDownLatch closed = new CountDownLatch(CONNECTIONS);
+    // The server counts a connection at its onOpen, which may run after the client saw the 101.
+    CountDownLatch opened = new CountDownLatch(CONNECTIONS);
     WebSocketConfig config = WebSocketConfig.builder().transport(t).eventLoops(2).build();
     List<RecordedEvent> events;
     try (Recording recording = new Recording()) {
@@ -56,6 +58,11 @@ class FlightRecorderTest {
                       "/echo",
                       new WebSocketListener() {
                         @Override
+                        public void onOpen(WebSocket ws) {
+                          opened.countDown();
+                        }
+
+                        @Override
                         public void onText(WebSocket ws, String text) {
                           ws.sendText(text);
                         }
@@ -73,6 +80,7 @@ class FlightRecorderTest {
         for (int i = 0; i < CONNECTIONS; i++) {
           sockets.add(client.connect(uri).get(10, TimeUnit.SECONDS));
         }
+        assertThat(opened.await(10, TimeUnit.SECONDS)).isTrue();
         assertThat(HandshakeHookTest.status(client, uri)).as("one too many for the address").isEqualTo(429);
         for (int m = 0; m < MESSAGES; m++) {
           for (WebSocket ws : sockets) {

@@ -27,6 +27,8 @@ class ServerLimitsTest {
   WebSocketServer server;
   WebSocketClient client;
   volatile CountDownLatch closes = new CountDownLatch(0);
+  /** A permit per connection the server counted (its onOpen, which may follow the client's 101). */
+  final java.util.concurrent.Semaphore counted = new java.util.concurrent.Semaphore(0);
 
   @AfterEach
   void stop() {
@@ -48,6 +50,11 @@ class ServerLimitsTest {
                 "/echo",
                 new WebSocketListener() {
                   @Override
+                  public void onOpen(WebSocket ws) {
+                    counted.release();
+                  }
+
+                  @Override
                   public void onText(WebSocket ws, String text) {
                     ws.sendText(text);
                   }
@@ -64,6 +71,7 @@ class ServerLimitsTest {
 
   WebSocket open(URI uri) throws Exception {
     WebSocket ws = client.connect(uri).get(10, TimeUnit.SECONDS);
+    assertThat(counted.tryAcquire(10, TimeUnit.SECONDS)).as("the server counted it").isTrue();
     opened.add(ws);
     return ws;
   }
