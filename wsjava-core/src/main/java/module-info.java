@@ -6,9 +6,11 @@
  * errors), {@code dev.wsjava.extension} (the extension SPI and permessage-deflate), {@code
  * dev.wsjava.http} (plain HTTP routes: handler, request, response) and {@code
  * dev.wsjava.handshake} (request heads and headers, which handlers and handshake hooks see). The
- * session and transport layers are internal.
+ * session and transport layers, and the Flight Recorder events ({@code dev.wsjava.events}), are
+ * internal.
  */
 module dev.wsjava {
+  requires jdk.jfr; // the events of dev.wsjava.events; a JDK module, no dependency
   exports dev.wsjava;
   exports dev.wsjava.protocol;
   exports dev.wsjava.extension;

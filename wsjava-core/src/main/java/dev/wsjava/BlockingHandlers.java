@@ -4,18 +4,21 @@ import dev.wsjava.protocol.CloseCode;
 
 /** Runs a {@link WebSocketHandler} on a virtual thread per connection, and closes after it. */
 final class BlockingHandlers {
-  private static final System.Logger LOG = System.getLogger("dev.wsjava");
+  private static final System.Logger LOG = dev.wsjava.events.Loggers.HANDLER;
 
   private BlockingHandlers() {}
 
   /** Returns the connection's handler; the code starts once the connection is open. */
-  static WebSocketImpl start(WebSocketHandler handler, String path) {
+  static WebSocketImpl start(
+      WebSocketHandler handler, String path, HandshakeRequest request, Object attachment) {
     return new WebSocketImpl(
         path,
         ws ->
             Thread.ofVirtual()
                 .name("wsjava-handler " + path)
-                .start(() -> run(handler, ws)));
+                .start(() -> run(handler, ws)),
+        request,
+        attachment);
   }
 
   private static void run(WebSocketHandler handler, WebSocketImpl ws) {

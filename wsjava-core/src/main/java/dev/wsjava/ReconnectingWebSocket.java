@@ -22,6 +22,7 @@ import java.util.function.Function;
  * connection is open fail at once; a pull-style reader waits across the gap.
  */
 final class ReconnectingWebSocket implements WebSocket {
+  private volatile Object attachment;
   private final WebSocketClient client;
   private final URI uri;
   private final String path;
@@ -81,7 +82,7 @@ final class ReconnectingWebSocket implements WebSocket {
   private final class Generation implements ConnectionHandler {
     final WebSocketImpl impl =
         listener == null
-            ? new WebSocketImpl(path, ws -> opened(ws))
+            ? new WebSocketImpl(path, ws -> opened(ws), null, null)
             : new WebSocketImpl(new Relay(), path);
 
     /** Makes {@code ws} the open connection; false when this end closed meanwhile. */
@@ -102,6 +103,11 @@ final class ReconnectingWebSocket implements WebSocket {
         events.onReconnected(ReconnectingWebSocket.this, tries);
       }
       return true;
+    }
+
+    @Override
+    public void onHandshakeResponse(dev.wsjava.handshake.HttpHead.Response response) {
+      impl.onHandshakeResponse(response);
     }
 
     @Override
@@ -508,6 +514,29 @@ final class ReconnectingWebSocket implements WebSocket {
   @Override
   public SocketAddress remoteAddress() {
     return latest().remoteAddress();
+  }
+
+  /** A client-side socket: no request of a server's. */
+  @Override
+  public HandshakeRequest request() {
+    return null;
+  }
+
+  /** The 101 fields of the current connection. */
+  @Override
+  public dev.wsjava.handshake.Headers responseHeaders() {
+    return latest().responseHeaders();
+  }
+
+  /** Kept across reconnections. */
+  @Override
+  public Object attachment() {
+    return attachment;
+  }
+
+  @Override
+  public void attach(Object value) {
+    attachment = value;
   }
 
   @Override

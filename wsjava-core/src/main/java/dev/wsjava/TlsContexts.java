@@ -22,8 +22,10 @@ import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 
 /**
- * Builds {@link SSLContext}s for servers (from a PKCS12 key store or PEM files) and for clients
- * that trust a specific certificate. Clients without a context use the JDK's default trust store;
+ * Builds {@link SSLContext}s for servers (from a PKCS12 key store or PEM files), for clients that
+ * trust a specific certificate, and for mutual TLS: a server that checks client certificates
+ * against its own trusted ones, a client that presents a certificate (the same methods, given the
+ * certificates to trust). Clients without a context use the JDK's default trust store;
  * certificate and host name checks are always on unless a client builder is told otherwise by a
  * method whose name says it is insecure.
  */
@@ -64,16 +66,59 @@ public final class TlsContexts {
    */
   public static SSLContext fromPem(Path certificateChain, Path privateKey)
       throws IOException, GeneralSecurityException {
+    char[] password = new char[0];
+    return serverContext(pemKeyStore(certificateChain, privateKey, password), password);
+  }
+
+  private static KeyStore pemKeyStore(Path certificateChain, Path privateKey, char[] password)
+      throws IOException, GeneralSecurityException {
     List<Certificate> chain = certificates(Files.readString(certificateChain, StandardCharsets.US_ASCII));
     if (chain.isEmpty()) {
       throw new GeneralSecurityException("no CERTIFICATE block in " + certificateChain);
     }
     PrivateKey key = privateKey(Files.readString(privateKey, StandardCharsets.US_ASCII), privateKey);
-    char[] password = new char[0];
     KeyStore ks = KeyStore.getInstance("PKCS12");
     ks.load(null, null);
-    ks.setKeyEntry("server", key, password, chain.toArray(new Certificate[0]));
-    return serverContext(ks, password);
+    ks.setKeyEntry("key", key, password, chain.toArray(new Certificate[0]));
+    return ks;
+  }
+
+  /**
+   * A context for mutual TLS from a PKCS12 key store and the certificates to trust: a server's
+   * (with {@code WebSocketServer.Builder.requireClientCertificates()}, it accepts the clients whose
+   * chain ends in one of them), or a client's (it presents the key's certificate and trusts servers
+   * whose chain ends in one of them, host name checks still on).
+   *
+   * @param keyStore the .p12 file with this end's key and certificate chain
+   * @param password the store's (and the key's) password
+   * @param trusted PEM certificates to trust: a CA, or the peers' own certificates
+   * @return a TLS context
+   * @throws IOException when a file cannot be read
+   * @throws GeneralSecurityException when the store, key or certificates are unusable
+   */
+  public static SSLContext fromPkcs12(Path keyStore, char[] password, Path trusted)
+      throws IOException, GeneralSecurityException {
+    KeyStore ks = KeyStore.getInstance("PKCS12");
+    try (InputStream in = Files.newInputStream(keyStore)) {
+      ks.load(in, password);
+    }
+    return context(ks, password, trusted);
+  }
+
+  /**
+   * A context for mutual TLS from PEM files, as {@link #fromPkcs12(Path, char[], Path)}.
+   *
+   * @param certificateChain this end's certificates, leaf first
+   * @param privateKey its unencrypted PKCS#8 key
+   * @param trusted PEM certificates to trust
+   * @return a TLS context
+   * @throws IOException when a file cannot be read
+   * @throws GeneralSecurityException when the key or certificates are unusable
+   */
+  public static SSLContext fromPem(Path certificateChain, Path privateKey, Path trusted)
+      throws IOException, GeneralSecurityException {
+    char[] password = new char[0];
+    return context(pemKeyStore(certificateChain, privateKey, password), password, trusted);
   }
 
   /**
@@ -86,25 +131,41 @@ public final class TlsContexts {
    * @throws GeneralSecurityException when a certificate is unusable
    */
   public static SSLContext trusting(Path trusted) throws IOException, GeneralSecurityException {
-    KeyStore ks = KeyStore.getInstance("PKCS12");
-    ks.load(null, null);
-    int i = 0;
-    for (Certificate c : certificates(Files.readString(trusted, StandardCharsets.US_ASCII))) {
-      ks.setCertificateEntry("trusted-" + i++, c);
-    }
-    TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-    tmf.init(ks);
-    SSLContext ctx = SSLContext.getInstance("TLS");
-    ctx.init(null, tmf.getTrustManagers(), null);
-    return ctx;
+    return context(null, null, trusted);
   }
 
   private static SSLContext serverContext(KeyStore ks, char[] password)
-      throws GeneralSecurityException {
-    KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-    kmf.init(ks, password);
+      throws GeneralSecurityException, IOException {
+    return context(ks, password, null);
+  }
+
+  /** A context with this key (or none) and trusting these certificates (or the JDK's default). */
+  private static SSLContext context(KeyStore keys, char[] password, Path trusted)
+      throws IOException, GeneralSecurityException {
+    javax.net.ssl.KeyManager[] km = null;
+    if (keys != null) {
+      KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+      kmf.init(keys, password);
+      km = kmf.getKeyManagers();
+    }
+    javax.net.ssl.TrustManager[] tm = null;
+    if (trusted != null) {
+      KeyStore ks = KeyStore.getInstance("PKCS12");
+      ks.load(null, null);
+      int i = 0;
+      for (Certificate c : certificates(Files.readString(trusted, StandardCharsets.US_ASCII))) {
+        ks.setCertificateEntry("trusted-" + i++, c);
+      }
+      if (i == 0) {
+        throw new GeneralSecurityException("no CERTIFICATE block in " + trusted);
+      }
+      TrustManagerFactory tmf =
+          TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+      tmf.init(ks);
+      tm = tmf.getTrustManagers();
+    }
     SSLContext ctx = SSLContext.getInstance("TLS");
-    ctx.init(kmf.getKeyManagers(), null, null);
+    ctx.init(km, tm, null);
     return ctx;
   }
 

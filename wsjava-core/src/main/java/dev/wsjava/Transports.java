@@ -5,8 +5,8 @@ import dev.wsjava.handshake.ClientHandshakeConfig;
 import dev.wsjava.http.HttpLimits;
 import dev.wsjava.http.Router;
 import dev.wsjava.transport.ClientTransport;
-import dev.wsjava.transport.ConnectionHandler;
-import dev.wsjava.transport.HandshakeInfo;
+import dev.wsjava.transport.Acceptor;
+import dev.wsjava.transport.ServerBuilder;
 import dev.wsjava.transport.ServerTransport;
 import dev.wsjava.transport.blocking.BlockingClient;
 import dev.wsjava.transport.blocking.BlockingServer;
@@ -32,7 +32,8 @@ final class Transports {
       String host,
       int port,
       SSLContext tls,
-      Router<Function<HandshakeInfo, ConnectionHandler>> router)
+      ServerBuilder.ClientAuth clientAuth,
+      Router<Acceptor> router)
       throws IOException {
     return switch (config.transport()) {
       case NIO -> {
@@ -46,7 +47,7 @@ final class Transports {
           b.eventLoops(config.eventLoops());
         }
         if (tls != null) {
-          b.tls(tls);
+          b.tls(tls).clientAuth(clientAuth);
         }
         yield b.start();
       }
@@ -57,7 +58,7 @@ final class Transports {
                 .connectionConfig(config.connectionConfig(false))
                 .router(router, httpLimits(config));
         if (tls != null) {
-          b.tls(tls);
+          b.tls(tls).clientAuth(clientAuth);
         }
         yield b.start();
       }
@@ -124,7 +125,7 @@ final class Transports {
 
   /** A context that trusts any certificate: only behind the loudly named development option. */
   private static SSLContext trustAnything() {
-    System.getLogger("dev.wsjava")
+    dev.wsjava.events.Loggers.CLIENT
         .log(System.Logger.Level.WARNING,
             "TLS certificate and host name checks are OFF (development only): the connection is"
                 + " not protected against interception");

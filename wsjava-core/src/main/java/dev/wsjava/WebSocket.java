@@ -1,5 +1,6 @@
 package dev.wsjava;
 
+import dev.wsjava.handshake.Headers;
 import java.net.SocketAddress;
 import java.nio.ByteBuffer;
 import java.time.Duration;
@@ -189,6 +190,50 @@ public interface WebSocket {
    * @return the remote address
    */
   SocketAddress remoteAddress();
+
+  /**
+   * Returns the upgrade request this server-side socket was opened with: headers, cookies, query
+   * and path parameters, addresses, TLS peer. Kept for the connection's life.
+   *
+   * @return the request; null on a client-side socket
+   */
+  HandshakeRequest request();
+
+  /**
+   * Returns the header fields of the server's 101 response, on a client-side socket: cookies the
+   * server set, custom fields.
+   *
+   * @return the fields; empty on a server-side socket
+   */
+  Headers responseHeaders();
+
+  /**
+   * Returns the per-connection state: what the handshake hook attached ({@link
+   * HandshakeDecision#attach}) or {@link #attach} set last.
+   *
+   * @return the attachment, or null
+   */
+  Object attachment();
+
+  /**
+   * Returns the per-connection state as the type the application gave it.
+   *
+   * @param <T> the type
+   * @param type its class
+   * @return the attachment, or null when none
+   * @throws ClassCastException when the attachment is of another type
+   */
+  default <T> T attachment(Class<T> type) {
+    return type.cast(attachment());
+  }
+
+  /**
+   * Replaces the per-connection state. Visible to every thread that reads {@link #attachment()}
+   * afterwards.
+   *
+   * @param value the new state, or null
+   */
+  void attach(Object value);
 
   /**
    * Returns a future completed when the connection is closed (by either side, or by failure) and

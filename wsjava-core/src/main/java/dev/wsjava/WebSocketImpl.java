@@ -1,5 +1,8 @@
 package dev.wsjava;
 
+import dev.wsjava.events.WsEvents;
+import dev.wsjava.handshake.Headers;
+import dev.wsjava.handshake.HttpHead;
 import dev.wsjava.protocol.Opcode;
 import dev.wsjava.protocol.Utf8;
 import dev.wsjava.transport.Connection;
@@ -40,6 +43,15 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
   private final java.util.function.Consumer<WebSocketImpl> onOpen;
   /** Its topics, once {@link Topics#subscribe} was first called on it; null for most. */
   volatile TopicSubscriber subscriber;
+  private final HandshakeRequest request;
+  private volatile Object attachment;
+  private Headers responseHeaders = Headers.empty(); // set before onOpen, which publishes it
+  // A server's connection: its counters and limits (null on a client), and the message bucket
+  // (null unless the server limits the message rate; the I/O thread alone uses it).
+  private Serving serving;
+  private RateLimit.Bucket messages;
+  private boolean overRate;
+  private long openedAt; // System.nanoTime() at onOpen, for the close event's duration
 
   private static final VarHandle FRAGMENTS;
 
@@ -65,20 +77,50 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
   private record Closed(WebSocketClosedException cause) {}
 
   WebSocketImpl(WebSocketListener listener, String path) {
-    this(listener, path, null);
+    this(listener, path, null, null, null);
+  }
+
+  /** A server-side connection, with its request and the hook's attachment. */
+  WebSocketImpl(
+      WebSocketListener listener, String path, HandshakeRequest request, Object attachment) {
+    this(listener, path, null, request, attachment);
   }
 
   /** A pull-style connection that runs {@code onOpen} once it is open. */
-  WebSocketImpl(String path, java.util.function.Consumer<WebSocketImpl> onOpen) {
-    this(null, path, onOpen);
+  WebSocketImpl(
+      String path,
+      java.util.function.Consumer<WebSocketImpl> onOpen,
+      HandshakeRequest request,
+      Object attachment) {
+    this(null, path, onOpen, request, attachment);
   }
 
   private WebSocketImpl(
-      WebSocketListener listener, String path, java.util.function.Consumer<WebSocketImpl> onOpen) {
+      WebSocketListener listener,
+      String path,
+      java.util.function.Consumer<WebSocketImpl> onOpen,
+      HandshakeRequest request,
+      Object attachment) {
     this.listener = listener;
     this.path = path;
     this.inbox = listener == null ? new LinkedBlockingQueue<>() : null;
     this.onOpen = onOpen;
+    this.request = request;
+    this.attachment = attachment;
+  }
+
+  /**
+   * Makes this a server's connection: counted, and limited to the server's message rate. Called
+   * once, before the transport has the handler.
+   */
+  void servedBy(Serving s) {
+    serving = s;
+    messages = s.messageBucket();
+  }
+
+  @Override
+  public void onHandshakeResponse(HttpHead.Response response) {
+    responseHeaders = response.headers();
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -87,6 +129,17 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
   @Override
   public void onOpen(Connection c) {
     connection = c;
+    if (serving != null) {
+      serving.opened(request.remoteAddress());
+      openedAt = System.nanoTime();
+      WsEvents.ConnectionOpened e = new WsEvents.ConnectionOpened();
+      if (e.shouldCommit()) {
+        e.remote = String.valueOf(request.remoteAddress());
+        e.path = path;
+        e.subprotocol = c.subprotocol();
+        e.commit();
+      }
+    }
     if (listener != null) {
       listener.onOpen(this);
     } else if (onOpen != null) {
@@ -96,6 +149,18 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
 
   @Override
   public void onMessage(Connection c, Opcode type, ByteBuffer payload) {
+    Serving s = serving;
+    if (s != null) {
+      if (messages != null && (overRate || messages.take(s.messageRate, s.clock.getAsLong()) > 0)) {
+        if (!overRate) {
+          overRate = true;
+          closeOverRate(c, s);
+        }
+        return; // dropped: the connection is closing for it
+      }
+      s.counters.received(payload.remaining());
+      WsEvents.MessageSize.sample(true, payload.remaining());
+    }
     if (listener != null) {
       if (type == Opcode.TEXT) {
         listener.onText(this, utf8(payload));
@@ -144,6 +209,18 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
     if (s != null) {
       s.connectionClosed();
     }
+    if (serving != null) {
+      serving.closed(request.remoteAddress());
+      WsEvents.ConnectionClosed e = new WsEvents.ConnectionClosed();
+      if (e.shouldCommit()) {
+        e.remote = String.valueOf(request.remoteAddress());
+        e.path = path;
+        e.code = code;
+        e.reason = reason;
+        e.openFor = System.nanoTime() - openedAt;
+        e.commit();
+      }
+    }
     if (listener != null) {
       listener.onClose(this, code, reason);
     } else {
@@ -156,6 +233,17 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
     if (listener != null) {
       listener.onWritable(this);
     }
+  }
+
+  /**
+   * The peer sent faster than the server allows: the message is dropped and the connection closed
+   * with 1008 (policy violation, RFC 6455 §7.4.1).
+   */
+  private void closeOverRate(Connection c, Serving s) {
+    s.counters.messageRateClosed.increment();
+    s.limitHit("message-rate", request.remoteAddress());
+    c.close(CloseCodes.POLICY_VIOLATION, "message rate over " + s.messageRate.count() + " per "
+        + java.time.Duration.ofNanos(s.messageRate.windowNanos()));
   }
 
   /** The state of fragmented sends, made the first time one is sent (see {@link Fragments}). */
@@ -196,11 +284,19 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
 
   @Override
   public CompletableFuture<Void> sendText(CharSequence text) {
+    if (serving != null) {
+      serving.counters.sent(text.length());
+      WsEvents.MessageSize.sample(false, text.length());
+    }
     return api(conn().sendText(text));
   }
 
   @Override
   public CompletableFuture<Void> sendBinary(ByteBuffer data) {
+    if (serving != null) {
+      serving.counters.sent(data.remaining());
+      WsEvents.MessageSize.sample(false, data.remaining());
+    }
     return api(conn().sendMessage(Opcode.BINARY, data));
   }
 
@@ -337,6 +433,26 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
   }
 
   @Override
+  public HandshakeRequest request() {
+    return request;
+  }
+
+  @Override
+  public Headers responseHeaders() {
+    return responseHeaders;
+  }
+
+  @Override
+  public Object attachment() {
+    return attachment;
+  }
+
+  @Override
+  public void attach(Object value) {
+    attachment = value;
+  }
+
+  @Override
   public SocketAddress remoteAddress() {
     return conn().remoteAddress();
   }
@@ -351,7 +467,7 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
    * the API exception itself (not wrapped in a {@link CompletionException}), so that {@code
    * handle((ok, e) -> e instanceof SendQueueFullException)} works as documented.
    */
-  private static CompletableFuture<Void> api(CompletableFuture<Void> f) {
+  private CompletableFuture<Void> api(CompletableFuture<Void> f) {
     if (f.isDone()) {
       return f.isCompletedExceptionally() ? CompletableFuture.failedFuture(map(f.exceptionNow())) : f;
     }
@@ -366,9 +482,19 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
     return out;
   }
 
-  private static Throwable map(Throwable e) {
+  private Throwable map(Throwable e) {
     Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
     if (cause instanceof QueueFullException q) {
+      if (serving != null) {
+        serving.counters.sendQueueFull.increment();
+        WsEvents.SendQueueFull event = new WsEvents.SendQueueFull();
+        if (event.shouldCommit()) {
+          Connection c = connection;
+          event.remote = String.valueOf(request.remoteAddress());
+          event.queued = c == null ? 0 : c.queuedBytes();
+          event.commit();
+        }
+      }
       return new SendQueueFullException(q.getMessage());
     }
     if (cause instanceof ConnectionClosedException c) {

@@ -17,13 +17,18 @@ public record SelfSigned(Path pkcs12, char[] password, Path certPem, Path keyPem
 
   /** Creates the files under {@code dir}. */
   public static SelfSigned create(Path dir) throws Exception {
-    Path p12 = dir.resolve("server.p12");
+    return create(dir, "server", "CN=localhost");
+  }
+
+  /** Creates {@code NAME.p12}, {@code NAME-cert.pem} and {@code NAME-key.pem} for this subject. */
+  public static SelfSigned create(Path dir, String name, String subject) throws Exception {
+    Path p12 = dir.resolve(name + ".p12");
     char[] password = "changeit".toCharArray();
     Path keytool = Path.of(System.getProperty("java.home"), "bin", "keytool");
     Process p =
         new ProcessBuilder(
                 keytool.toString(), "-genkeypair", "-alias", "server", "-keyalg", "EC",
-                "-groupname", "secp256r1", "-validity", "2", "-dname", "CN=localhost",
+                "-groupname", "secp256r1", "-validity", "2", "-dname", subject,
                 "-ext", "SAN=dns:localhost,ip:127.0.0.1,ip:::1", "-storetype", "PKCS12",
                 "-keystore", p12.toString(), "-storepass", "changeit", "-keypass", "changeit")
             .redirectErrorStream(true)
@@ -38,8 +43,9 @@ public record SelfSigned(Path pkcs12, char[] password, Path certPem, Path keyPem
     }
     Certificate cert = ks.getCertificate("server");
     byte[] key = ks.getKey("server", password).getEncoded();
-    Path certPem = dir.resolve("cert.pem");
-    Path keyPem = dir.resolve("key.pem");
+    boolean server = name.equals("server");
+    Path certPem = dir.resolve(server ? "cert.pem" : name + "-cert.pem");
+    Path keyPem = dir.resolve(server ? "key.pem" : name + "-key.pem");
     Files.writeString(certPem, pem("CERTIFICATE", cert.getEncoded()));
     Files.writeString(keyPem, pem("PRIVATE KEY", key));
     return new SelfSigned(p12, password, certPem, keyPem);

@@ -39,7 +39,8 @@ final class ChatRoom implements WebSocketListener {
 
   @Override
   public void onOpen(WebSocket ws) {
-    String nick = nickname(ws.path());
+    // An authenticated identity (serve --token / --basic-auth) names the member; else ?nick=.
+    String nick = ws.attachment() instanceof String user ? clean(user) : nickname(ws.path());
     synchronized (this) { // the count and the announcement in one step, so they agree
       members.put(ws, nick);
       topics.subscribe(ws, TOPIC);
@@ -85,18 +86,21 @@ final class ChatRoom implements WebSocketListener {
           } catch (IllegalArgumentException malformed) {
             raw = "";
           }
-          StringBuilder nick = new StringBuilder();
-          raw.codePoints()
-              .filter(c -> Character.isLetterOrDigit(c) || c == '_' || c == '-' || c == '.')
-              .limit(MAX_NICK)
-              .forEach(nick::appendCodePoint);
-          if (!nick.isEmpty()) {
-            return nick.toString();
-          }
+          return clean(raw);
         }
       }
     }
-    return "guest-" + guests.incrementAndGet();
+    return clean("");
+  }
+
+  /** A name cut to letters, digits and {@code _.-}, at most 24 of them; guest-N when none is left. */
+  String clean(String raw) {
+    StringBuilder nick = new StringBuilder();
+    raw.codePoints()
+        .filter(c -> Character.isLetterOrDigit(c) || c == '_' || c == '-' || c == '.')
+        .limit(MAX_NICK)
+        .forEach(nick::appendCodePoint);
+    return nick.isEmpty() ? "guest-" + guests.incrementAndGet() : nick.toString();
   }
 
   /** The members' nicknames, for tests and logs. */

@@ -1,5 +1,6 @@
 package dev.wsjava.cli;
 
+import dev.wsjava.HandshakeDecision;
 import dev.wsjava.TlsContexts;
 import dev.wsjava.Topics;
 import dev.wsjava.Transport;
@@ -8,6 +9,10 @@ import dev.wsjava.WebSocketServer;
 import dev.wsjava.cluster.redis.RedisBackplane;
 import dev.wsjava.extension.PerMessageDeflate;
 import dev.wsjava.http.HttpResponse;
+import dev.wsjava.micrometer.WsjavaMetrics;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -41,6 +46,8 @@ import picocli.CommandLine.Spec;
       "Echo and chat server with a browser page: / (page), /echo (echo), /chat (everyone's"
           + " messages to everyone; ?nick=NAME).",
       "Listens on 127.0.0.1 only: --host 0.0.0.0 (or ::) serves other machines too.",
+      "--token or --basic-auth admits to /chat only who presents them, named as they say;"
+          + " --metrics adds /metrics.",
       "Ctrl-C or SIGTERM closes every WebSocket with 1001 and stops.",
       ""
     },
@@ -128,6 +135,20 @@ public final class ServeCommand implements Callable<Integer> {
 
   @Mixin private SocketBufferOptions socketBuffers;
 
+  @Option(names = "--token", paramLabel = "NAME=TOKEN",
+      description = "Admit to /chat only clients presenting a token (Authorization: Bearer TOKEN,"
+          + " or ?token=TOKEN); the chat calls them NAME. Repeatable; others get 401.")
+  private List<String> tokens = new ArrayList<>();
+
+  @Option(names = "--basic-auth", paramLabel = "USER:PASSWORD",
+      description = "Admit to /chat only clients with HTTP Basic credentials; the chat calls them"
+          + " USER. Repeatable; others get 401.")
+  private List<String> users = new ArrayList<>();
+
+  @Option(names = "--metrics",
+      description = "Serve the server's counters at /metrics in Prometheus text format.")
+  private boolean metrics;
+
   /**
    * Starts the server, prints what it serves and waits for Ctrl-C or SIGTERM.
    *
@@ -181,8 +202,16 @@ public final class ServeCommand implements Callable<Integer> {
     SelfSignedCertificate generated = selfSigned ? SelfSignedCertificate.create() : null;
     SSLContext tls = tls(generated);
     String page = resource("index.html");
+    ChatAuth auth;
+    try {
+      auth = ChatAuth.of(tokens, users);
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), e.getMessage());
+    }
     Topics topics = topics();
     ChatRoom chat = new ChatRoom(topics);
+    PrometheusMeterRegistry registry =
+        metrics ? new PrometheusMeterRegistry(PrometheusConfig.DEFAULT) : null;
     WebSocketServer.Builder builder =
         WebSocketServer.builder()
             .bind(listen.host, port)
@@ -192,6 +221,19 @@ public final class ServeCommand implements Callable<Integer> {
             .websocket("/chat", chat);
     if (tls != null) {
       builder.tls(tls);
+    }
+    if (auth != null) {
+      builder.onHandshake(
+          req -> req.path().equals("/chat") ? auth.decide(req) : HandshakeDecision.accept());
+    }
+    if (registry != null) {
+      builder.get(
+          "/metrics",
+          req ->
+              HttpResponse.bytes(
+                  200,
+                  "text/plain; version=0.0.4; charset=utf-8",
+                  registry.scrape().getBytes(StandardCharsets.UTF_8)));
     }
     WebSocketServer server;
     try {
@@ -203,12 +245,17 @@ public final class ServeCommand implements Callable<Integer> {
       }
       throw new IOException("cannot listen on " + listen.host + ":" + port + ": " + Main.describe(e), e);
     }
+    if (registry != null) {
+      new WsjavaMetrics(server, Tags.of("server", "wsjava-serve")).bindTo(registry);
+    }
     err.println(
         "wsjava serve: " + transport.name().toLowerCase(Locale.ROOT) + " transport, permessage-deflate "
             + (noDeflate ? "off" : "on") + ", messages up to " + Units.formatSize(maxMessage)
             + socketBuffers.describe()
             + (listen.everyInterface() ? ", listening on every interface" : "")
-            + (cluster != null ? ", /chat shared through " + cluster : ""));
+            + (cluster != null ? ", /chat shared through " + cluster : "")
+            + (auth != null ? ", /chat needs " + (users.isEmpty() ? "a token" : "credentials") : "")
+            + (registry != null ? ", metrics at /metrics" : ""));
     if (generated != null) {
       err.println(
           "wsjava serve: self-signed development certificate for localhost, 127.0.0.1, ::1\n"
@@ -216,7 +263,8 @@ public final class ServeCommand implements Callable<Integer> {
               + "  PEM     " + generated.certificatePem()
               + "  (wsjava connect --cacert " + generated.certificatePem() + " URL)");
     }
-    return new Running(server, chat, topics, urls(tls != null, server.port()), generated);
+    return new Running(server, chat, topics, urls(tls != null, server.port(), registry != null),
+        generated);
   }
 
   /** The room's topics: a slow member is closed with 1008; with --cluster, shared via Redis. */
@@ -263,7 +311,7 @@ public final class ServeCommand implements Callable<Integer> {
     return null;
   }
 
-  private List<String> urls(boolean secure, int boundPort) {
+  private List<String> urls(boolean secure, int boundPort, boolean withMetrics) {
     String authority = listen.authority(boundPort);
     String http = secure ? "https://" : "http://";
     String ws = secure ? "wss://" : "ws://";
@@ -271,6 +319,9 @@ public final class ServeCommand implements Callable<Integer> {
     urls.add(String.format("%-34s browser page: chat and echo", http + authority + "/"));
     urls.add(String.format("%-34s echo", ws + authority + "/echo"));
     urls.add(String.format("%-34s chat (?nick=NAME)", ws + authority + "/chat"));
+    if (withMetrics) {
+      urls.add(String.format("%-34s metrics (Prometheus text)", http + authority + "/metrics"));
+    }
     return urls;
   }
 

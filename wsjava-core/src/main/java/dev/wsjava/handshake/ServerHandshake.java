@@ -357,6 +357,22 @@ public final class ServerHandshake {
    * @throws IllegalArgumentException for a status outside 300-599 or a field this method owns
    */
   public static Rejected reject(int status, String reason, Headers headers) {
+    return reject(status, reason, headers, null);
+  }
+
+  /**
+   * Builds a complete error response with more header fields and a body of the caller's (for
+   * example a 401 with {@code WWW-Authenticate} and a line saying how to log in).
+   *
+   * @param status 300 to 599
+   * @param reason what was wrong, for logs
+   * @param headers more fields, as for {@link #reject(int, String, Headers)}
+   * @param body the body, sent as {@code text/plain; charset=utf-8}; null for the status line's
+   *     words
+   * @return the rejection
+   * @throws IllegalArgumentException for a status outside 300-599 or a field this method owns
+   */
+  public static Rejected reject(int status, String reason, Headers headers, String body) {
     if (status < 300 || status > 599) {
       throw new IllegalArgumentException("a rejection status must be 300 to 599: " + status);
     }
@@ -372,16 +388,19 @@ public final class ServerHandshake {
       }
     }
     String phrase = HttpStatus.reasonPhrase(status);
-    String body = phrase.isEmpty() ? status + "\n" : status + " " + phrase + "\n";
+    byte[] content =
+        (body != null ? body : phrase.isEmpty() ? status + "\n" : status + " " + phrase + "\n")
+            .getBytes(StandardCharsets.UTF_8);
     StringBuilder sb = new StringBuilder(160);
     sb.append("HTTP/1.1 ").append(status).append(' ').append(phrase).append("\r\n");
     headers.appendTo(sb);
     String connection = headers.contains("Upgrade") ? "Upgrade, close" : "close";
     sb.append("Connection: ").append(connection).append("\r\n");
     sb.append("Content-Type: text/plain; charset=utf-8\r\n");
-    sb.append("Content-Length: ").append(body.length()).append("\r\n\r\n");
-    sb.append(body);
-    byte[] bytes = sb.toString().getBytes(StandardCharsets.ISO_8859_1);
+    sb.append("Content-Length: ").append(content.length).append("\r\n\r\n");
+    byte[] head = sb.toString().getBytes(StandardCharsets.ISO_8859_1);
+    byte[] bytes = Arrays.copyOf(head, head.length + content.length);
+    System.arraycopy(content, 0, bytes, head.length, content.length);
     return new Rejected(status, ByteBuffer.wrap(bytes), reason);
   }
 
@@ -480,6 +499,48 @@ public final class ServerHandshake {
      */
     public List<Extension> extensions() {
       return extensions;
+    }
+
+    /**
+     * Returns this acceptance answered with another subprotocol and more 101 fields: the
+     * application's choice, made after the handshake's own negotiation.
+     *
+     * @param subprotocol one of the subprotocols the client offered, or null for none
+     * @param headers more fields for the 101 (for example {@code Set-Cookie}); none the handshake
+     *     writes itself
+     * @return the new acceptance, with the same request and extensions
+     * @throws IllegalArgumentException when the client did not offer the subprotocol (RFC 6455
+     *     §4.2.2) or a field is the handshake's own
+     */
+    public Accepted with(String subprotocol, Headers headers) {
+      if (subprotocol != null && !request.headers().tokens("Sec-WebSocket-Protocol").contains(subprotocol)) {
+        throw new IllegalArgumentException(
+            "subprotocol "
+                + subprotocol
+                + " was not offered by the client (RFC 6455 §4.2.2), which offered "
+                + request.headers().tokens("Sec-WebSocket-Protocol"));
+      }
+      for (int i = 0; i < headers.size(); i++) {
+        if (ServerHandshakeConfig.isOwnedByHandshake(headers.name(i))) {
+          throw new IllegalArgumentException(
+              "header " + headers.name(i) + " is written by the handshake itself");
+        }
+      }
+      // Keep every line of this response but its subprotocol and the blank line; then add.
+      String head = new String(response, StandardCharsets.ISO_8859_1);
+      StringBuilder sb = new StringBuilder(head.length() + 64);
+      for (String line : head.substring(0, head.length() - 4).split("\r\n", -1)) {
+        if (!line.regionMatches(true, 0, "Sec-WebSocket-Protocol:", 0, 23)) {
+          sb.append(line).append("\r\n");
+        }
+      }
+      if (subprotocol != null) {
+        sb.append("Sec-WebSocket-Protocol: ").append(subprotocol).append("\r\n");
+      }
+      headers.appendTo(sb);
+      sb.append("\r\n");
+      return new Accepted(
+          request, sb.toString().getBytes(StandardCharsets.ISO_8859_1), subprotocol, extensions);
     }
 
     @Override

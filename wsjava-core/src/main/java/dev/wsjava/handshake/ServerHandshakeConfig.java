@@ -132,7 +132,7 @@ public record ServerHandshakeConfig(
     return new ServerHandshakeConfig(originPolicy, subprotocolSelector, extensions, headers, value);
   }
 
-  private static boolean isOwnedByHandshake(String name) {
+  static boolean isOwnedByHandshake(String name) {
     String n = name.toLowerCase(Locale.ROOT);
     return n.equals("upgrade")
         || n.equals("connection")

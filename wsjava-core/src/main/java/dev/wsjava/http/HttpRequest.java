@@ -4,6 +4,12 @@ import dev.wsjava.handshake.Headers;
 import dev.wsjava.handshake.HttpHead;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.net.URLDecoder;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -19,12 +25,23 @@ public final class HttpRequest {
   private final String path;
   private final String query;
   private final ByteBuffer body;
+  private final Map<String, String> pathParams;
 
   private HttpRequest(HttpHead.Request head, String path, String query, ByteBuffer body) {
+    this(head, path, query, body, Map.of());
+  }
+
+  private HttpRequest(
+      HttpHead.Request head,
+      String path,
+      String query,
+      ByteBuffer body,
+      Map<String, String> pathParams) {
     this.head = head;
     this.path = path;
     this.query = query;
     this.body = body;
+    this.pathParams = pathParams;
   }
 
   /**
@@ -67,6 +84,12 @@ public final class HttpRequest {
   /** Returns this request with a body buffer the caller gives up. */
   HttpRequest withBody(ByteBuffer body) {
     return new HttpRequest(head, path, query, readOnly(body));
+  }
+
+  /** Returns this request with the parameters its route's path template matched. */
+  HttpRequest withPathParams(Map<String, String> params) {
+    return new HttpRequest(
+        head, path, query, body, params == null ? Map.of() : Collections.unmodifiableMap(params));
   }
 
   /** A read-only view; an empty read-only buffer cannot change, so it serves as its own view. */
@@ -138,6 +161,69 @@ public final class HttpRequest {
    */
   public String query() {
     return query;
+  }
+
+  /**
+   * Returns a parameter of the route's path template ({@code /rooms/{room}}).
+   *
+   * @param name the parameter's name in the template
+   * @return the segment it matched, percent-decoded; null when the route has no such parameter
+   */
+  public String pathParam(String name) {
+    return pathParams.get(name);
+  }
+
+  /**
+   * Returns the parameters of the route's path template.
+   *
+   * @return name to percent-decoded value, in template order; empty for an exact route
+   */
+  public Map<String, String> pathParams() {
+    return pathParams;
+  }
+
+  /**
+   * Returns the query parameters, decoded as {@code application/x-www-form-urlencoded} ({@code +}
+   * is a space; a malformed escape is kept as sent).
+   *
+   * @return name to values, in the order they came; empty without a query
+   */
+  public Map<String, List<String>> queryParams() {
+    return parseQuery(query);
+  }
+
+  /**
+   * Parses a query string as {@code application/x-www-form-urlencoded}: pairs split on {@code &},
+   * name and value on the first {@code =}, both percent-decoded as UTF-8 with {@code +} a space; a
+   * malformed escape is kept as sent.
+   *
+   * @param query for example {@code q=a+b&page=2}, or null
+   * @return name to values, in the order they came; empty for null or an empty query
+   */
+  public static Map<String, List<String>> parseQuery(String query) {
+    if (query == null || query.isEmpty()) {
+      return Map.of();
+    }
+    Map<String, List<String>> m = new LinkedHashMap<>();
+    for (String pair : query.split("&")) {
+      if (pair.isEmpty()) {
+        continue;
+      }
+      int eq = pair.indexOf('=');
+      String name = formDecode(eq < 0 ? pair : pair.substring(0, eq));
+      String value = eq < 0 ? "" : formDecode(pair.substring(eq + 1));
+      m.computeIfAbsent(name, k -> new ArrayList<>(1)).add(value);
+    }
+    m.replaceAll((k, v) -> List.copyOf(v));
+    return Collections.unmodifiableMap(m);
+  }
+
+  private static String formDecode(String s) {
+    try {
+      return URLDecoder.decode(s, StandardCharsets.UTF_8);
+    } catch (IllegalArgumentException e) {
+      return s; // a malformed escape: keep what was sent
+    }
   }
 
   /**

@@ -9,13 +9,27 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * Maps a request's method and path to what answers it (RFC 9110 §9.1, §7.1): a plain {@link
- * HttpHandler}, static files, or a WebSocket route. Paths match exactly, as sent (percent-encoding
- * included, query excluded); static file mounts match by prefix, the longest first, after exact
- * paths. A GET route also answers HEAD. A path no route knows gets 404; a known path asked with
- * another method gets 405 with {@code Allow}.
+ * HttpHandler}, static files, or a WebSocket route. A request's path (as sent: percent-encoding
+ * included, query excluded) is matched in this order, and the first kind that matches decides:
+ *
+ * <ol>
+ *   <li>exact paths ({@code /rooms/lobby}), plain and WebSocket;
+ *   <li>path templates ({@code /rooms/{room}}): a {@code {name}} segment matches one non-empty
+ *       segment, which the handler reads percent-decoded from {@link HttpRequest#pathParam} (or,
+ *       on a WebSocket route, from the handshake request). Of several templates that match, the
+ *       most specific decides: at the first segment where they differ, a literal beats a
+ *       parameter ({@code /rooms/{room}/log} beats {@code /{any}/{room}/log});
+ *   <li>static file mounts, by prefix, the longest first.
+ * </ol>
+ *
+ * <p>The route that decides answers alone: a path no route matches gets 404; a method the deciding
+ * route has no handler for gets 405 with {@code Allow} listing the methods it has. A GET route also
+ * answers HEAD. A WebSocket route takes every method: its handshake answers a request that is not
+ * a GET upgrade (405 with {@code Allow: GET}, or 426).
  *
  * <p>Built once with a {@link Builder}, then immutable and thread-safe: one router serves every
  * connection. The handlers it holds must be thread-safe too.
@@ -34,35 +48,59 @@ public final class Router<T> {
   private final Map<String, Plain<T>> notAllowed;
   private final Map<String, WebSocket<T>> webSockets;
   private final List<StaticMount<T>> statics;
+  private final List<Templated<T>> templates;
   private final Plain<T> notFound = new Plain<>(NOT_FOUND);
 
   private record StaticMount<T>(StaticFiles files, Plain<T> serve, Plain<T> notAllowed) {}
 
+  /** A template's routes: a WebSocket route, or plain ones by method and the 405 answer. */
+  private record Templated<T>(
+      PathTemplate template, WebSocket<T> webSocket, Map<String, Plain<T>> byMethod, Plain<T> notAllowed) {}
+
   private Router(Builder<T> b) {
     Map<String, Map<String, Plain<T>>> byPath = new HashMap<>();
     Map<String, Plain<T>> refusals = new HashMap<>();
+    Map<String, Templated<T>> byShape = new HashMap<>();
     b.plain.forEach(
         (path, handlers) -> {
+          PathTemplate template = PathTemplate.isTemplate(path) ? new PathTemplate(path) : null;
           Map<String, Plain<T>> byMethod = new HashMap<>();
-          handlers.forEach((method, handler) -> byMethod.put(method, new Plain<>(handler)));
+          handlers.forEach(
+              (method, handler) -> byMethod.put(method, new Plain<>(withParams(template, handler))));
           List<String> allow = new ArrayList<>(handlers.keySet());
           if (handlers.containsKey("GET") && !handlers.containsKey("HEAD")) {
             byMethod.put("HEAD", byMethod.get("GET"));
             allow.add(allow.indexOf("GET") + 1, "HEAD");
           }
-          byPath.put(path, Map.copyOf(byMethod));
           HttpResponse refusal = HttpResponse.methodNotAllowed(allow);
-          refusals.put(path, new Plain<>(request -> refusal));
+          Plain<T> notAllowedHere = new Plain<>(request -> refusal);
+          if (template != null) {
+            byShape.put(
+                template.shape(),
+                new Templated<>(template, null, Map.copyOf(byMethod), notAllowedHere));
+          } else {
+            byPath.put(path, Map.copyOf(byMethod));
+            refusals.put(path, notAllowedHere);
+          }
         });
     this.plain = Map.copyOf(byPath);
     this.notAllowed = Map.copyOf(refusals);
     Map<String, WebSocket<T>> ws = new HashMap<>();
     b.webSockets.forEach(
-        (path, route) ->
-            ws.put(
-                path,
-                route.handshake() != null ? route : new WebSocket<>(route.data(), b.handshake)));
+        (path, route) -> {
+          WebSocket<T> r =
+              route.handshake() != null ? route : new WebSocket<>(route.data(), b.handshake);
+          if (PathTemplate.isTemplate(path)) {
+            PathTemplate template = new PathTemplate(path);
+            byShape.put(template.shape(), new Templated<>(template, r, Map.of(), null));
+          } else {
+            ws.put(path, r);
+          }
+        });
     this.webSockets = Map.copyOf(ws);
+    List<Templated<T>> t = new ArrayList<>(byShape.values());
+    t.sort((x, y) -> PathTemplate.bySpecificity(x.template(), y.template()));
+    this.templates = List.copyOf(t);
     HttpResponse staticRefusal = HttpResponse.methodNotAllowed(STATIC_METHODS);
     List<StaticMount<T>> mounts = new ArrayList<>();
     for (StaticFiles f : b.statics) {
@@ -102,12 +140,50 @@ public final class Router<T> {
       Plain<T> route = byMethod.get(method);
       return route != null ? route : notAllowed.get(path);
     }
+    for (Templated<T> t : templates) {
+      if (t.template().matches(path)) {
+        if (t.webSocket() != null) {
+          return t.webSocket();
+        }
+        Plain<T> route = t.byMethod().get(method);
+        return route != null ? route : t.notAllowed();
+      }
+    }
     for (StaticMount<T> m : statics) {
       if (m.files().covers(path)) {
         return STATIC_METHODS.contains(method) ? m.serve() : m.notAllowed();
       }
     }
     return notFound;
+  }
+
+  /** A template route's handler: gives the request its path parameters first. */
+  private static HttpHandler withParams(PathTemplate template, HttpHandler handler) {
+    if (template == null) {
+      return handler;
+    }
+    return request -> handler.handle(request.withPathParams(template.match(request.path())));
+  }
+
+  /**
+   * Returns what reads the parameters of a path template out of request paths.
+   *
+   * @param template a route path, for example {@code /rooms/{room}}
+   * @return given a request path (for example {@code /rooms/lobby}), its parameters, name to
+   *     percent-decoded value in template order; empty when the template has none or the path does
+   *     not match it
+   * @throws IllegalArgumentException when the template is malformed
+   */
+  public static java.util.function.Function<String, Map<String, String>> pathParams(
+      String template) {
+    if (!PathTemplate.isTemplate(template)) {
+      return path -> Map.of();
+    }
+    PathTemplate t = new PathTemplate(template);
+    return path -> {
+      Map<String, String> params = t.match(path);
+      return params == null ? Map.of() : java.util.Collections.unmodifiableMap(params);
+    };
   }
 
   /**
@@ -179,6 +255,7 @@ public final class Router<T> {
       if (webSockets.containsKey(path)) {
         throw new IllegalArgumentException(path + " is already a WebSocket route");
       }
+      path = sameShape(path, plain.keySet(), webSockets.keySet());
       Map<String, HttpHandler> byMethod = plain.computeIfAbsent(path, p -> new LinkedHashMap<>());
       if (byMethod.putIfAbsent(method, handler) != null) {
         throw new IllegalArgumentException(method + " " + path + " is already routed");
@@ -215,7 +292,9 @@ public final class Router<T> {
     private Builder<T> addWebSocket(String path, T data, ServerHandshakeConfig config) {
       Objects.requireNonNull(data, "data");
       checkPath(path);
-      if (plain.containsKey(path) || webSockets.containsKey(path)) {
+      if (plain.containsKey(path)
+          || webSockets.containsKey(path)
+          || !sameShape(path, plain.keySet(), webSockets.keySet()).equals(path)) {
         throw new IllegalArgumentException(path + " is already routed");
       }
       webSockets.put(path, new WebSocket<>(data, config));
@@ -265,10 +344,40 @@ public final class Router<T> {
       return new Router<>(this);
     }
 
+    /**
+     * Returns the plain route template of the same shape as {@code path} ({@code /a/{x}} and
+     * {@code /a/{y}} match the same paths), so that its methods join that route; {@code path}
+     * itself when there is none. A WebSocket template of that shape is a conflict.
+     */
+    private static String sameShape(String path, Set<String> plainPaths, Set<String> wsPaths) {
+      if (!PathTemplate.isTemplate(path)) {
+        return path;
+      }
+      String shape = new PathTemplate(path).shape();
+      for (String p : wsPaths) {
+        if (PathTemplate.isTemplate(p) && new PathTemplate(p).shape().equals(shape)) {
+          throw new IllegalArgumentException(path + " matches the paths of WebSocket route " + p);
+        }
+      }
+      for (String p : plainPaths) {
+        if (PathTemplate.isTemplate(p) && new PathTemplate(p).shape().equals(shape)) {
+          if (!p.equals(path)) {
+            throw new IllegalArgumentException(
+                path + " matches the same paths as " + p + " with other parameter names");
+          }
+          return p;
+        }
+      }
+      return path;
+    }
+
     private static void checkPath(String path) {
       if (path == null || !path.startsWith("/") || !path.matches("[\\x21-\\x7E&&[^?#]]+")) {
         throw new IllegalArgumentException(
             "a route path starts with / and holds visible ASCII but no ? or #: " + path);
+      }
+      if (PathTemplate.isTemplate(path)) {
+        new PathTemplate(path); // checks the parameters' syntax now, not at build()
       }
     }
   }
@@ -285,6 +394,8 @@ public final class Router<T> {
         + plain.keySet()
         + ", webSockets="
         + webSockets.keySet()
+        + ", templates="
+        + templates.stream().map(t -> t.template().template()).toList()
         + ", static="
         + mounts
         + "]";

@@ -10,6 +10,14 @@ import java.nio.ByteBuffer;
 public interface ConnectionHandler {
 
   /**
+   * Client side, before {@link #onOpen}: the server's 101 response, for its header fields (cookies,
+   * custom fields). Ignored by default.
+   *
+   * @param response the response head
+   */
+  default void onHandshakeResponse(dev.wsjava.handshake.HttpHead.Response response) {}
+
+  /**
    * The connection is open: the handshake is done and data may flow.
    *
    * @param c the connection

@@ -5,6 +5,7 @@ import dev.wsjava.handshake.HttpHead;
 import java.net.SocketAddress;
 import java.util.List;
 import java.util.Objects;
+import javax.net.ssl.SSLSession;
 
 /**
  * What a server knows about a connection when its upgrade was accepted: the request, the chosen
@@ -14,9 +15,16 @@ import java.util.Objects;
  * @param subprotocol the chosen subprotocol, or null
  * @param extensions the names of the negotiated extensions
  * @param remoteAddress the peer's address
+ * @param localAddress the address the peer connected to
+ * @param tlsSession the TLS session ({@code wss}), or null
  */
 public record HandshakeInfo(
-    HttpHead.Request request, String subprotocol, List<String> extensions, SocketAddress remoteAddress) {
+    HttpHead.Request request,
+    String subprotocol,
+    List<String> extensions,
+    SocketAddress remoteAddress,
+    SocketAddress localAddress,
+    SSLSession tlsSession) {
 
   /**
    * Checks and copies.
@@ -25,6 +33,8 @@ public record HandshakeInfo(
    * @param subprotocol or null
    * @param extensions copied
    * @param remoteAddress the peer
+   * @param localAddress this end
+   * @param tlsSession or null
    */
   public HandshakeInfo {
     Objects.requireNonNull(request, "request");

@@ -22,8 +22,9 @@ public abstract class ServerBuilder<B extends ServerBuilder<B>> {
   private ServerHandshakeConfig handshakeConfig = ServerHandshakeConfig.defaults();
   private ConnectionConfig connectionConfig = ConnectionConfig.DEFAULTS;
   private SSLContext tls;
-  private Function<HandshakeInfo, ConnectionHandler> handlers;
-  private Router<Function<HandshakeInfo, ConnectionHandler>> router;
+  private ClientAuth clientAuth = ClientAuth.NONE;
+  private Acceptor handlers;
+  private Router<Acceptor> router;
   private HttpLimits httpLimits = HttpLimits.defaults();
 
   /** For subclasses. */
@@ -102,6 +103,41 @@ public abstract class ServerBuilder<B extends ServerBuilder<B>> {
   }
 
   /**
+   * Sets whether the TLS handshake asks the client for a certificate (mutual TLS), checked against
+   * the trust managers of the {@link #tls} context.
+   *
+   * @param value {@link ClientAuth#NONE} by default
+   * @return this builder
+   */
+  public B clientAuth(ClientAuth value) {
+    this.clientAuth = Objects.requireNonNull(value, "clientAuth");
+    return self();
+  }
+
+  /** Whether a TLS server asks its clients for certificates. */
+  public enum ClientAuth {
+    /** Does not ask. */
+    NONE,
+    /** Asks; a client may present none, and the connection goes on without. */
+    REQUEST,
+    /** Asks, and fails the TLS handshake of a client that presents none or an untrusted one. */
+    REQUIRE;
+
+    /**
+     * Applies this to TLS parameters.
+     *
+     * @param p the engine's or socket's parameters
+     */
+    public void applyTo(javax.net.ssl.SSLParameters p) {
+      if (this == REQUIRE) {
+        p.setNeedClientAuth(true);
+      } else if (this == REQUEST) {
+        p.setWantClientAuth(true);
+      }
+    }
+  }
+
+  /**
    * Serves WebSocket on every path. The factory runs once a connection's upgrade is accepted,
    * before the 101 is sent; it may return null to answer 404 instead, and an exception is
    * answered 500.
@@ -110,19 +146,30 @@ public abstract class ServerBuilder<B extends ServerBuilder<B>> {
    * @return this builder
    */
   public B handlers(Function<HandshakeInfo, ConnectionHandler> factory) {
-    this.handlers = Objects.requireNonNull(factory, "factory");
+    return acceptor(Acceptor.of(Objects.requireNonNull(factory, "factory")));
+  }
+
+  /**
+   * Serves WebSocket on every path, each upgrade decided by {@code acceptor} before the 101 (see
+   * {@link Verdict}).
+   *
+   * @param acceptor decides each upgrade
+   * @return this builder
+   */
+  public B acceptor(Acceptor acceptor) {
+    this.handlers = Objects.requireNonNull(acceptor, "acceptor");
     return self();
   }
 
   /**
-   * Serves a router: plain HTTP routes, and WebSocket routes whose data is the handler factory
-   * (called as with {@link #handlers}).
+   * Serves a router: plain HTTP routes, and WebSocket routes whose data is their {@link
+   * Acceptor}.
    *
    * @param value the routes
    * @param limits limits and timeouts of the HTTP connections
    * @return this builder
    */
-  public B router(Router<Function<HandshakeInfo, ConnectionHandler>> value, HttpLimits limits) {
+  public B router(Router<Acceptor> value, HttpLimits limits) {
     this.router = Objects.requireNonNull(value, "router");
     this.httpLimits = Objects.requireNonNull(limits, "limits");
     return self();
@@ -140,7 +187,7 @@ public abstract class ServerBuilder<B extends ServerBuilder<B>> {
     }
     return new Options(
         host == null ? new InetSocketAddress(port) : new InetSocketAddress(host, port),
-        backlog, handshakeConfig, connectionConfig, tls, handlers, router, httpLimits);
+        backlog, handshakeConfig, connectionConfig, tls, clientAuth, handlers, router, httpLimits);
   }
 
   /**
@@ -151,7 +198,8 @@ public abstract class ServerBuilder<B extends ServerBuilder<B>> {
    * @param handshakeConfig how upgrades are answered with {@code handlers}
    * @param connectionConfig each connection's limits and timeouts
    * @param tls the TLS context, or null
-   * @param handlers the handler factory for every path, or null with a router
+   * @param clientAuth whether TLS asks for client certificates
+   * @param handlers the acceptor for every path, or null with a router
    * @param router the routes, or null with handlers
    * @param httpLimits the HTTP front's limits
    */
@@ -161,7 +209,8 @@ public abstract class ServerBuilder<B extends ServerBuilder<B>> {
       ServerHandshakeConfig handshakeConfig,
       ConnectionConfig connectionConfig,
       SSLContext tls,
-      Function<HandshakeInfo, ConnectionHandler> handlers,
-      Router<Function<HandshakeInfo, ConnectionHandler>> router,
+      ClientAuth clientAuth,
+      Acceptor handlers,
+      Router<Acceptor> router,
       HttpLimits httpLimits) {}
 }

@@ -158,6 +158,7 @@ public final class BlockingClient implements ClientTransport {
       if (alarm != null) {
         alarm.cancel();
       }
+      handler.onHandshakeResponse(result.response());
       try {
         connection =
             new BlockingConnection(

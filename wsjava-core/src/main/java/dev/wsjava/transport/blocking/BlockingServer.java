@@ -8,9 +8,13 @@ import dev.wsjava.http.HttpLimits;
 import dev.wsjava.http.Router;
 import dev.wsjava.protocol.CloseCode;
 import dev.wsjava.protocol.Role;
+import dev.wsjava.transport.Acceptor;
 import dev.wsjava.transport.ConnectionConfig;
 import dev.wsjava.transport.ConnectionHandler;
 import dev.wsjava.transport.HandshakeInfo;
+import dev.wsjava.transport.Upgrades;
+import dev.wsjava.transport.Verdict;
+import dev.wsjava.transport.Acceptor;
 import dev.wsjava.transport.ServerBuilder;
 import dev.wsjava.transport.ServerTransport;
 import java.io.IOException;
@@ -30,8 +34,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.LockSupport;
-import java.util.function.Function;
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLSocket;
 
 /**
  * A WebSocket server on blocking sockets and virtual threads. A virtual thread accepts; each
@@ -75,8 +79,9 @@ public final class BlockingServer implements ServerTransport {
   private final ServerHandshakeConfig handshakeConfig;
   private final ConnectionConfig connectionConfig;
   private final SSLContext tls;
-  private final Function<HandshakeInfo, ConnectionHandler> handlers;
-  private final Router<Function<HandshakeInfo, ConnectionHandler>> router;
+  private final ServerBuilder.ClientAuth clientAuth;
+  private final Acceptor handlers;
+  private final Router<Acceptor> router;
   private final HttpLimits httpLimits;
   private final Thread acceptor;
   private final Thread.Builder connectionThreads = Thread.ofVirtual().name("wsjava-conn-", 1);
@@ -90,6 +95,7 @@ public final class BlockingServer implements ServerTransport {
     this.handshakeConfig = o.handshakeConfig();
     this.connectionConfig = o.connectionConfig();
     this.tls = o.tls();
+    this.clientAuth = o.clientAuth();
     this.handlers = o.handlers();
     this.router = o.router();
     this.httpLimits = o.httpLimits();
@@ -323,7 +329,7 @@ public final class BlockingServer implements ServerTransport {
   private Socket tlsHandshake(Socket raw, long deadline) throws IOException {
     Alarm alarm = Alarm.after(connectionConfig.handshakeTimeout(), () -> closeQuietly(raw));
     try {
-      return Tls.server(tls, raw, millisLeft(deadline));
+      return Tls.server(tls, raw, millisLeft(deadline), clientAuth);
     } finally {
       alarm.cancel();
     }
@@ -366,36 +372,44 @@ public final class BlockingServer implements ServerTransport {
       Socket raw, Socket socket, OutputStream out, ServerFront.Upgrade upgrade) throws IOException {
     ServerHandshake.Accepted accepted = upgrade.accepted();
     List<Extension> extensions = accepted.extensions();
-    HandshakeInfo info =
-        new HandshakeInfo(
-            accepted.request(),
-            accepted.subprotocol(),
-            extensions.isEmpty() ? List.of() : extensions.stream().map(Extension::name).toList(),
-            raw.getRemoteSocketAddress());
     BlockingConnection connection = null;
     try {
-      ConnectionHandler handler;
-      try {
-        handler = upgrade.handlers().apply(info);
-      } catch (RuntimeException e) {
-        int status = HttpStatus.INTERNAL_SERVER_ERROR;
-        write(out, ServerHandshake.reject(status, e.toString()).response());
-        return null;
+      Verdict verdict;
+      if (stopping) {
+        verdict = Verdict.refuse(HttpStatus.SERVICE_UNAVAILABLE, "the server is shutting down");
+      } else {
+        HandshakeInfo info =
+            new HandshakeInfo(
+                accepted.request(),
+                accepted.subprotocol(),
+                extensions.isEmpty() ? List.of() : extensions.stream().map(Extension::name).toList(),
+                raw.getRemoteSocketAddress(),
+                raw.getLocalSocketAddress(),
+                socket instanceof SSLSocket s ? s.getSession() : null);
+        verdict = Upgrades.decide(upgrade.handlers(), info);
+        if (verdict instanceof Verdict.Later later) {
+          verdict = Upgrades.await(later, handshakeNanos());
+        }
       }
-      if (handler == null) {
-        write(out, ServerHandshake.reject(HttpStatus.NOT_FOUND, "no handler").response());
+      Upgrades.Answer answer = Upgrades.answer(verdict, accepted);
+      ByteBuffer response = upgrade.response();
+      if (answer.replacement() != null) {
+        response = replaceLast(response, accepted.response().remaining(), answer.replacement());
+      }
+      if (answer.refused()) {
+        write(out, response);
         return null;
       }
       upgradedSockets.add(raw); // the client now sees it open: shutdown closes it with 1001
-      write(out, upgrade.response());
+      write(out, response);
       connection =
           new BlockingConnection(
               raw,
               socket,
               Role.SERVER,
-              handler,
+              answer.handler(),
               connectionConfig,
-              accepted.subprotocol(),
+              answer.subprotocol(),
               extensions,
               connections::remove);
     } finally {
@@ -420,6 +434,18 @@ public final class BlockingServer implements ServerTransport {
       c.close(CloseCode.GOING_AWAY, "server shutting down");
     }
     return c;
+  }
+
+  /** The answers before an upgrade's 101 (its last {@code drop} bytes), then {@code last}. */
+  private static ByteBuffer replaceLast(ByteBuffer answers, int drop, ByteBuffer last) {
+    int keep = answers.remaining() - drop;
+    if (keep <= 0) {
+      return last;
+    }
+    return ByteBuffer.allocate(keep + last.remaining())
+        .put(answers.slice(answers.position(), keep))
+        .put(last.duplicate())
+        .flip();
   }
 
   /** Writes the buffer's remaining bytes, from its array when it lends one. */

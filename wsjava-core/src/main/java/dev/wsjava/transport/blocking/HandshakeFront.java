@@ -2,10 +2,8 @@ package dev.wsjava.transport.blocking;
 
 import dev.wsjava.handshake.ServerHandshake;
 import dev.wsjava.handshake.ServerHandshakeConfig;
-import dev.wsjava.transport.ConnectionHandler;
-import dev.wsjava.transport.HandshakeInfo;
+import dev.wsjava.transport.Acceptor;
 import java.nio.ByteBuffer;
-import java.util.function.Function;
 
 /**
  * The front that knows only the upgrade (RFC 6455 §4.2): the first request on any path must be a
@@ -16,12 +14,12 @@ final class HandshakeFront implements ServerFront {
   private static final int REQUEST_TIMEOUT = 408;
 
   private final ServerHandshake handshake;
-  private final Function<HandshakeInfo, ConnectionHandler> handlers;
+  private final Acceptor handlers;
   private final long deadlineNanos;
 
   HandshakeFront(
       ServerHandshakeConfig config,
-      Function<HandshakeInfo, ConnectionHandler> handlers,
+      Acceptor handlers,
       long deadlineNanos) {
     this.handshake = new ServerHandshake(config);
     this.handlers = handlers;

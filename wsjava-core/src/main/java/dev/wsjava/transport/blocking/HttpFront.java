@@ -4,10 +4,8 @@ import dev.wsjava.http.HttpConnection;
 import dev.wsjava.http.HttpLimits;
 import dev.wsjava.http.Router;
 import dev.wsjava.http.WebSocketUpgrade;
-import dev.wsjava.transport.ConnectionHandler;
-import dev.wsjava.transport.HandshakeInfo;
+import dev.wsjava.transport.Acceptor;
 import java.nio.ByteBuffer;
-import java.util.function.Function;
 
 /**
  * The HTTP front: plain routes answered in order over a keep-alive connection, WebSocket routes
@@ -15,17 +13,17 @@ import java.util.function.Function;
  * the transport writes each batch of answers before it reads on.
  */
 final class HttpFront implements ServerFront {
-  private final HttpConnection<Function<HandshakeInfo, ConnectionHandler>> http;
+  private final HttpConnection<Acceptor> http;
   private final ByteBuffer[] gathered = new ByteBuffer[16];
 
   HttpFront(
-      Router<Function<HandshakeInfo, ConnectionHandler>> router, HttpLimits limits, long nowNanos) {
+      Router<Acceptor> router, HttpLimits limits, long nowNanos) {
     this.http = new HttpConnection<>(router, limits, nowNanos);
   }
 
   @Override
   public Step receive(ByteBuffer in, long nowNanos) {
-    WebSocketUpgrade<Function<HandshakeInfo, ConnectionHandler>> upgrade =
+    WebSocketUpgrade<Acceptor> upgrade =
         http.receive(in, nowNanos);
     ByteBuffer response = takeOutbound();
     if (upgrade != null) {

@@ -1,10 +1,8 @@
 package dev.wsjava.transport.blocking;
 
 import dev.wsjava.handshake.ServerHandshake;
-import dev.wsjava.transport.ConnectionHandler;
-import dev.wsjava.transport.HandshakeInfo;
+import dev.wsjava.transport.Acceptor;
 import java.nio.ByteBuffer;
-import java.util.function.Function;
 
 /**
  * What a server connection speaks before WebSocket: it reads HTTP, answers it, keeps its own
@@ -50,18 +48,19 @@ interface ServerFront {
   record Respond(ByteBuffer response, boolean close) implements Step {}
 
   /**
-   * Upgrade: ask {@code handlers} for the connection's handler; unless it refuses, write {@code
-   * response} (ending with the 101) and run a session that starts with {@code received}.
+   * Upgrade: ask {@code handlers} for a verdict; unless it refuses, write {@code response} (ending
+   * with the 101, or with the 101 the verdict rebuilt in its place) and run a session that starts
+   * with {@code received}.
    *
    * @param accepted the accepted handshake
-   * @param handlers the route's handler factory
+   * @param handlers the route's acceptor
    * @param response the bytes to write
    * @param received the bytes that came after the request head (writable: the session unmasks in
    *     place)
    */
   record Upgrade(
       ServerHandshake.Accepted accepted,
-      Function<HandshakeInfo, ConnectionHandler> handlers,
+      Acceptor handlers,
       ByteBuffer response,
       ByteBuffer received)
       implements Step {}

@@ -24,10 +24,19 @@ final class Tls {
    * Runs the server side of a TLS handshake over {@code raw}.
    *
    * @param timeoutMillis the read timeout for each handshake read; the caller bounds the total
+   * @param clientAuth whether to ask the client for a certificate
    */
-  static SSLSocket server(SSLContext context, Socket raw, int timeoutMillis) throws IOException {
+  static SSLSocket server(
+      SSLContext context,
+      Socket raw,
+      int timeoutMillis,
+      dev.wsjava.transport.ServerBuilder.ClientAuth clientAuth)
+      throws IOException {
     SSLSocket tls = (SSLSocket) context.getSocketFactory().createSocket(raw, null, true);
     tls.setEnabledProtocols(protocols(tls));
+    SSLParameters p = tls.getSSLParameters();
+    clientAuth.applyTo(p);
+    tls.setSSLParameters(p);
     tls.setSoTimeout(timeoutMillis);
     tls.startHandshake();
     return tls;

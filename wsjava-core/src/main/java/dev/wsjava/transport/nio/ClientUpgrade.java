@@ -287,6 +287,7 @@ final class ClientUpgrade implements Selectable {
   private void upgraded(ClientHandshake.Result r, ByteBuffer leftover) {
     done = true;
     timer.cancel();
+    handler.onHandshakeResponse(r.response());
     NioConnection connection =
         new NioConnection(
             loop,

@@ -40,7 +40,7 @@ import java.util.function.Supplier;
  * thread; {@link #register} and the buffer pool only on the loop's thread.
  */
 final class EventLoop implements Executor, AutoCloseable {
-  private static final System.Logger LOG = System.getLogger(EventLoop.class.getName());
+  private static final System.Logger LOG = dev.wsjava.events.Loggers.NIO;
 
   /** Tasks run per turn at most, so a flood of tasks cannot starve I/O. */
   private static final int MAX_TASKS_PER_TURN = 4096;

@@ -38,7 +38,7 @@ final class HandshakeFront implements UpgradeFront {
       upgraded = true;
       ByteBuffer received = in.slice();
       in.position(in.limit());
-      return new Upgrade(a.request(), a.subprotocol(), a.extensions(), received, null);
+      return new Upgrade(a, received, null);
     }
     shouldClose = true;
     in.position(in.limit());
@@ -89,10 +89,12 @@ final class HandshakeFront implements UpgradeFront {
   }
 
   @Override
-  public void refuse(Upgrade upgrade, int status, String reason) {
-    upgrade.extensions().forEach(Extension::close);
-    output = ServerHandshake.reject(status, reason).response();
-    upgraded = false;
-    shouldClose = true;
+  public void answer(Upgrade upgrade, ByteBuffer response, boolean close) {
+    if (close) {
+      upgrade.extensions().forEach(Extension::close);
+      upgraded = false;
+      shouldClose = true;
+    }
+    output = response;
   }
 }

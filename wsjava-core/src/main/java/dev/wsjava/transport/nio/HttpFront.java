@@ -1,47 +1,47 @@
 package dev.wsjava.transport.nio;
 
 import dev.wsjava.extension.Extension;
-import dev.wsjava.handshake.ServerHandshake;
 import dev.wsjava.http.HttpConnection;
 import dev.wsjava.http.HttpLimits;
 import dev.wsjava.http.Router;
 import dev.wsjava.http.WebSocketUpgrade;
-import dev.wsjava.transport.ConnectionHandler;
-import dev.wsjava.transport.HandshakeInfo;
+import dev.wsjava.transport.Acceptor;
 import java.nio.ByteBuffer;
-import java.util.function.Function;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The HTTP front: plain routes answered in order over a keep-alive connection and WebSocket routes
  * upgraded, all by the sans-I/O {@link HttpConnection}, whose queue the transport writes straight
- * from its buffers. A WebSocket route's data is its handler factory.
+ * from its buffers. A WebSocket route's data is its {@link Acceptor}.
  */
 final class HttpFront implements UpgradeFront {
-  private final HttpConnection<Function<HandshakeInfo, ConnectionHandler>> http;
+  private final HttpConnection<Acceptor> http;
 
-  /** Once an upgrade is refused: the error response replacing whatever was queued. */
-  private ByteBuffer refusal;
+  /**
+   * Once the application answered an upgrade in its own way: what is left to write (the answers
+   * queued before the upgrade, then its answer), taken over from the connection's queue.
+   */
+  private List<ByteBuffer> answers;
 
-  private boolean refused;
+  private boolean closeAfter;
 
-  HttpFront(
-      Router<Function<HandshakeInfo, ConnectionHandler>> router, HttpLimits limits, long nowNanos) {
+  HttpFront(Router<Acceptor> router, HttpLimits limits, long nowNanos) {
     this.http = new HttpConnection<>(router, limits, nowNanos);
   }
 
   @Override
   public Upgrade receive(ByteBuffer in, long nowNanos) {
-    if (refused) {
+    if (answers != null) {
       in.position(in.limit());
       return null;
     }
-    WebSocketUpgrade<Function<HandshakeInfo, ConnectionHandler>> u = http.receive(in, nowNanos);
+    WebSocketUpgrade<Acceptor> u = http.receive(in, nowNanos);
     if (u == null) {
       return null;
     }
     in.position(in.limit()); // what followed the head is in the upgrade
-    ServerHandshake.Accepted a = u.handshake();
-    return new Upgrade(a.request(), a.subprotocol(), a.extensions(), u.received(), u.route());
+    return new Upgrade(u.handshake(), u.received(), u.route());
   }
 
   @Override
@@ -51,64 +51,74 @@ final class HttpFront implements UpgradeFront {
 
   @Override
   public long deadlineNanos() {
-    return refused ? Long.MAX_VALUE : http.deadlineNanos();
+    return answers != null ? Long.MAX_VALUE : http.deadlineNanos();
   }
 
   @Override
   public void onTimeout(long nowNanos) {
-    if (!refused) {
+    if (answers == null) {
       http.onTimeout(nowNanos);
     }
   }
 
   @Override
   public boolean shouldClose() {
-    return refused || http.shouldClose();
+    return answers != null ? closeAfter : http.shouldClose();
   }
 
   @Override
   public boolean hasOutbound() {
-    return refused ? refusal != null : http.hasOutbound();
+    return answers != null ? !answers.isEmpty() : http.hasOutbound();
   }
 
   @Override
   public int gatherOutbound(ByteBuffer[] dst, int offset) {
-    if (!refused) {
+    if (answers == null) {
       return http.gatherOutbound(dst, offset);
     }
-    if (refusal == null || offset >= dst.length) {
-      return 0;
+    int n = Math.min(answers.size(), dst.length - offset);
+    for (int i = 0; i < n; i++) {
+      dst[offset + i] = answers.get(i);
     }
-    dst[offset] = refusal;
-    return 1;
+    return Math.max(n, 0);
   }
 
   @Override
   public void written(long bytes) {
-    if (!refused) {
+    if (answers == null) {
       http.written(bytes);
-    } else if (refusal != null && !refusal.hasRemaining()) {
-      refusal = null;
+    } else {
+      answers.removeIf(b -> !b.hasRemaining()); // the writer advanced them
     }
   }
 
   /**
-   * Drops the queued 101 (and any answer before it, as the blocking transport does) for the error.
+   * Takes the connection's queue over, drops its last answer (the upgrade's 101: nothing is
+   * queued after it) and puts the application's answer in its place.
    */
   @Override
-  public void refuse(Upgrade upgrade, int status, String reason) {
-    upgrade.extensions().forEach(Extension::close);
+  public void answer(Upgrade upgrade, ByteBuffer response, boolean close) {
+    if (close) {
+      upgrade.extensions().forEach(Extension::close);
+    }
+    List<ByteBuffer> taken = new ArrayList<>();
     ByteBuffer[] gathered = new ByteBuffer[16];
     while (http.hasOutbound()) {
       int n = http.gatherOutbound(gathered, 0);
-      long dropped = 0;
+      long moved = 0;
       for (int i = 0; i < n; i++) {
-        dropped += gathered[i].remaining();
+        taken.add(gathered[i].duplicate());
+        moved += gathered[i].remaining();
         gathered[i].position(gathered[i].limit());
+        gathered[i] = null;
       }
-      http.written(dropped);
+      http.written(moved);
     }
-    refusal = ServerHandshake.reject(status, reason).response();
-    refused = true;
+    if (!taken.isEmpty()) {
+      taken.remove(taken.size() - 1);
+    }
+    taken.add(response);
+    answers = taken;
+    closeAfter = close;
   }
 }

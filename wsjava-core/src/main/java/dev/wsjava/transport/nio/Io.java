@@ -93,6 +93,16 @@ abstract class Io {
   abstract String protocol();
 
   /**
+   * Returns the TLS session, for the application to see the peer's certificates and the server name
+   * it asked for.
+   *
+   * @return the session, or null without TLS
+   */
+  javax.net.ssl.SSLSession session() {
+    return null;
+  }
+
+  /**
    * Closes the socket; TLS first sends close_notify if the socket takes it at once. Idempotent;
    * gives back every pooled buffer.
    */

@@ -4,6 +4,7 @@ import dev.wsjava.handshake.ServerHandshakeConfig;
 import dev.wsjava.http.HttpLimits;
 import dev.wsjava.http.Router;
 import dev.wsjava.protocol.CloseCode;
+import dev.wsjava.transport.Acceptor;
 import dev.wsjava.transport.ConnectionConfig;
 import dev.wsjava.transport.ConnectionHandler;
 import dev.wsjava.transport.HandshakeInfo;
@@ -25,7 +26,6 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
-import java.util.function.Function;
 import javax.net.ssl.SSLContext;
 
 /**
@@ -46,7 +46,7 @@ public final class NioServer implements ServerTransport {
   /** How long {@link #close()} waits for connections to close before aborting them. */
   public static final Duration DEFAULT_SHUTDOWN_GRACE = Duration.ofSeconds(5);
 
-  private static final System.Logger LOG = System.getLogger(NioServer.class.getName());
+  private static final System.Logger LOG = dev.wsjava.events.Loggers.NIO;
 
   /** Accepts per readiness event at most, so a connection storm cannot starve the accept loop. */
   private static final int MAX_ACCEPTS = 64;
@@ -59,8 +59,9 @@ public final class NioServer implements ServerTransport {
   private final ConnectionConfig connectionConfig;
   private final ServerHandshakeConfig handshakeConfig;
   private final SSLContext tls;
-  private final Function<HandshakeInfo, ConnectionHandler> handlers;
-  private final Router<Function<HandshakeInfo, ConnectionHandler>> router;
+  private final ServerBuilder.ClientAuth clientAuth;
+  private final Acceptor handlers;
+  private final Router<Acceptor> router;
   private final HttpLimits httpLimits;
   // No set of open connections or of upgrades under way: shutdown finds them among its loops'
   // selector keys (see forEachAttachment), so a connection costs no set entry and its open and
@@ -79,6 +80,7 @@ public final class NioServer implements ServerTransport {
     this.connectionConfig = o.connectionConfig();
     this.handshakeConfig = o.handshakeConfig();
     this.tls = o.tls();
+    this.clientAuth = o.clientAuth();
     this.handlers = o.handlers();
     this.router = o.router();
     this.httpLimits = o.httpLimits();
@@ -289,12 +291,16 @@ public final class NioServer implements ServerTransport {
     return tls;
   }
 
+  ServerBuilder.ClientAuth clientAuth() {
+    return clientAuth;
+  }
+
   boolean isShuttingDown() {
     return shuttingDown.get();
   }
 
-  ConnectionHandler handlerFor(HandshakeInfo info) {
-    return handlers.apply(info);
+  Acceptor acceptor() {
+    return handlers;
   }
 
   /** Closes a connection that was handed over while a shutdown was starting; after its start. */

@@ -3,8 +3,10 @@ package dev.wsjava.transport.nio;
 import dev.wsjava.extension.Extension;
 import dev.wsjava.handshake.HttpStatus;
 import dev.wsjava.protocol.Role;
-import dev.wsjava.transport.ConnectionHandler;
+import dev.wsjava.transport.Acceptor;
 import dev.wsjava.transport.HandshakeInfo;
+import dev.wsjava.transport.Upgrades;
+import dev.wsjava.transport.Verdict;
 import java.io.IOException;
 import java.net.SocketAddress;
 import java.nio.ByteBuffer;
@@ -40,7 +42,10 @@ final class ServerUpgrade implements Selectable, Runnable {
   private long armedDeadline = Long.MAX_VALUE;
   private Timer closeCap;
   private UpgradeFront.Upgrade waiting;
-  private ConnectionHandler waitingHandler;
+  private Upgrades.Answer waitingAnswer;
+  /** An upgrade whose verdict comes later, and the timer that answers 503 if it does not. */
+  private UpgradeFront.Upgrade deciding;
+  private Timer decisionCap;
 
   /** Request bytes the front left unread until its answers drain; reading stops meanwhile. */
   private ByteBuffer held;
@@ -86,7 +91,7 @@ final class ServerUpgrade implements Selectable, Runnable {
       io =
           server.tls() == null
               ? new PlainIo(channel)
-              : TlsIo.server(channel, server.tls(), loop.pool(), readSize());
+              : TlsIo.server(channel, server.tls(), loop.pool(), readSize(), server.clientAuth());
       rearm();
     } catch (IOException | RuntimeException e) {
       close();
@@ -116,11 +121,11 @@ final class ServerUpgrade implements Selectable, Runnable {
       discardUntilEnd();
       return;
     }
-    if (done || !writeFront()) {
-      return;
+    if (done || deciding != null || !writeFront()) {
+      return; // while the application decides, nothing is read and its 101 is not written
     }
     if (waiting != null) {
-      hand(waiting, waitingHandler);
+      hand(waiting, waitingAnswer);
       return;
     }
     if (front.shouldClose()) {
@@ -296,7 +301,7 @@ final class ServerUpgrade implements Selectable, Runnable {
   }
 
   private void timedOut() {
-    if (lingering) {
+    if (lingering || deciding != null) {
       return;
     }
     armedDeadline = Long.MAX_VALUE;
@@ -318,47 +323,94 @@ final class ServerUpgrade implements Selectable, Runnable {
   }
 
   private void upgraded(UpgradeFront.Upgrade upgrade) throws IOException {
-    ConnectionHandler handler = null;
-    int status = HttpStatus.NOT_FOUND;
-    String refusal;
+    Verdict verdict;
     if (server.isShuttingDown()) {
-      status = HttpStatus.SERVICE_UNAVAILABLE;
-      refusal = "the server is shutting down";
+      verdict = Verdict.refuse(HttpStatus.SERVICE_UNAVAILABLE, "the server is shutting down");
     } else {
       List<Extension> extensions = upgrade.extensions();
       HandshakeInfo info =
           new HandshakeInfo(
-              upgrade.request(),
-              upgrade.subprotocol(),
+              upgrade.accepted().request(),
+              upgrade.accepted().subprotocol(),
               extensions.isEmpty() ? List.of() : extensions.stream().map(Extension::name).toList(),
-              remoteAddress());
-      try {
-        handler =
-            upgrade.handlers() != null ? upgrade.handlers().apply(info) : server.handlerFor(info);
-        refusal = handler == null ? "no handler for " + info.target() : null;
-      } catch (RuntimeException e) {
-        status = HttpStatus.INTERNAL_SERVER_ERROR;
-        refusal = "the handler factory failed: " + e;
-      }
+              remoteAddress(),
+              localAddress(),
+              io.session());
+      Acceptor acceptor = upgrade.acceptor() != null ? upgrade.acceptor() : server.acceptor();
+      verdict = Upgrades.decide(acceptor, info);
     }
-    if (handler == null) {
-      front.refuse(upgrade, status, refusal);
+    settle(upgrade, verdict);
+  }
+
+  /**
+   * Acts on the application's verdict: writes the 101 (or its replacement) and hands over, or
+   * writes the refusal and closes; a later verdict is waited for with reading stopped, within the
+   * handshake timeout.
+   */
+  private void settle(UpgradeFront.Upgrade upgrade, Verdict verdict) throws IOException {
+    if (verdict instanceof Verdict.Later later) {
+      deciding = kept(upgrade);
+      key.interestOps(0);
+      decisionCap =
+          loop.schedule(server.connectionConfig().handshakeTimeout(), () -> decided(Upgrades.late()));
+      later.stage().whenComplete((v, e) -> {
+        Verdict settled = Upgrades.settled(v, e);
+        try {
+          loop.execute(() -> decided(settled));
+        } catch (RuntimeException closedLoop) {
+          // the loop is gone: the server closed, and with it this socket
+        }
+      });
+      return;
+    }
+    Upgrades.Answer answer = Upgrades.answer(verdict, upgrade.accepted());
+    if (answer.replacement() != null) {
+      front.answer(upgrade, answer.replacement(), answer.refused());
+    }
+    if (answer.refused()) {
       if (writeFront()) {
         finish();
       }
       return;
     }
     if (writeFront()) {
-      hand(upgrade, handler);
+      hand(upgrade, answer);
       return;
     }
     // The 101 waits for the socket: keep the early frame bytes, which live in a pooled buffer.
+    waiting = kept(upgrade);
+    waitingAnswer = answer;
+  }
+
+  /** The upgrade with its early bytes copied out of the pooled read buffer, to outlive the read. */
+  private static UpgradeFront.Upgrade kept(UpgradeFront.Upgrade upgrade) {
     ByteBuffer r = upgrade.received();
     ByteBuffer copy = ByteBuffer.allocate(r.remaining()).put(r.duplicate()).flip();
-    waiting =
-        new UpgradeFront.Upgrade(
-            upgrade.request(), upgrade.subprotocol(), upgrade.extensions(), copy, null);
-    waitingHandler = handler;
+    return new UpgradeFront.Upgrade(upgrade.accepted(), copy, upgrade.acceptor());
+  }
+
+  /** A later verdict arrived (or its time ran out), on the loop. */
+  private void decided(Verdict verdict) {
+    UpgradeFront.Upgrade upgrade = deciding;
+    if (done || upgrade == null) {
+      return; // closed meanwhile, or already decided
+    }
+    deciding = null;
+    decisionCap.cancel();
+    decisionCap = null;
+    try {
+      settle(upgrade, verdict);
+    } catch (IOException | RuntimeException e) {
+      close();
+    }
+  }
+
+  private SocketAddress localAddress() {
+    try {
+      return channel.getLocalAddress();
+    } catch (IOException e) {
+      return null;
+    }
   }
 
   private SocketAddress remoteAddress() {
@@ -370,7 +422,7 @@ final class ServerUpgrade implements Selectable, Runnable {
   }
 
   /** Hands the socket over to a WebSocket connection; the front's answers are all written. */
-  private void hand(UpgradeFront.Upgrade upgrade, ConnectionHandler handler) {
+  private void hand(UpgradeFront.Upgrade upgrade, Upgrades.Answer answer) {
     done = true;
     cancelTimers();
     ByteBuffer received = upgrade.received();
@@ -388,8 +440,8 @@ final class ServerUpgrade implements Selectable, Runnable {
             io,
             Role.SERVER,
             server.connectionConfig(),
-            handler,
-            upgrade.subprotocol(),
+            answer.handler(),
+            answer.subprotocol(),
             upgrade.extensions(),
             server.onConnectionClosed());
     // The cancelled timers stay queued until their deadline and keep this object: let it keep
@@ -398,7 +450,7 @@ final class ServerUpgrade implements Selectable, Runnable {
     timer = null;
     closeCap = null;
     waiting = null;
-    waitingHandler = null;
+    waitingAnswer = null;
     held = null;
     key = null;
     io = null;
@@ -413,6 +465,9 @@ final class ServerUpgrade implements Selectable, Runnable {
     if (closeCap != null) {
       closeCap.cancel();
     }
+    if (decisionCap != null) {
+      decisionCap.cancel();
+    }
   }
 
   /** Closes the socket before any upgrade (timeout, refusal, error, hang-up); idempotent. */
@@ -424,6 +479,10 @@ final class ServerUpgrade implements Selectable, Runnable {
     cancelTimers();
     if (waiting != null) {
       waiting.extensions().forEach(Extension::close);
+    }
+    if (deciding != null) {
+      deciding.extensions().forEach(Extension::close);
+      deciding = null;
     }
     if (key != null) {
       key.cancel();

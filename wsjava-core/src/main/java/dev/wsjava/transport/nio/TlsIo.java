@@ -103,15 +103,22 @@ final class TlsIo extends Io {
    * @param context the TLS context (key material)
    * @param pool the loop's buffer pool
    * @param bufferSize the preferred size of the encrypted buffers
+   * @param clientAuth whether to ask the client for a certificate
    * @return the TLS stream, waiting for the client's hello
    * @throws SSLException when the engine cannot start
    */
-  static TlsIo server(SocketChannel channel, SSLContext context, BufferPool pool, int bufferSize)
+  static TlsIo server(
+      SocketChannel channel,
+      SSLContext context,
+      BufferPool pool,
+      int bufferSize,
+      dev.wsjava.transport.ServerBuilder.ClientAuth clientAuth)
       throws SSLException {
     SSLEngine engine = context.createSSLEngine();
     engine.setUseClientMode(false);
     SSLParameters p = engine.getSSLParameters();
     p.setProtocols(protocols(engine));
+    clientAuth.applyTo(p);
     engine.setSSLParameters(p);
     engine.beginHandshake();
     return new TlsIo(channel, engine, pool, bufferSize);
@@ -153,6 +160,11 @@ final class TlsIo extends Io {
   @Override
   String protocol() {
     return engine.getSession().getProtocol();
+  }
+
+  @Override
+  javax.net.ssl.SSLSession session() {
+    return engine.getSession();
   }
 
   @Override

@@ -1,12 +1,10 @@
 package dev.wsjava.transport.nio;
 
 import dev.wsjava.extension.Extension;
-import dev.wsjava.handshake.HttpHead;
-import dev.wsjava.transport.ConnectionHandler;
-import dev.wsjava.transport.HandshakeInfo;
+import dev.wsjava.handshake.ServerHandshake;
+import dev.wsjava.transport.Acceptor;
 import java.nio.ByteBuffer;
 import java.util.List;
-import java.util.function.Function;
 
 /**
  * What a server connection speaks before it is a WebSocket: fed the bytes that arrive, it queues
@@ -80,30 +78,33 @@ interface UpgradeFront {
   void written(long bytes);
 
   /**
-   * Refuses an upgrade the front accepted, because the application declined it, before any of its
-   * bytes were written: the front answers with {@code status} if it still can, and closes. The
-   * upgrade's extensions are closed.
+   * Replaces the 101 the front queued for an accepted upgrade, before any of its bytes were
+   * written: with a refusal (then {@code close}), or with a 101 the application rebuilt. Answers
+   * queued before the upgrade's are still written first. On {@code close} the upgrade's extensions
+   * are closed.
    *
    * @param upgrade the accepted upgrade
-   * @param status the HTTP status, 400 to 599
-   * @param reason for logs
+   * @param response the complete response to send in place of the 101
+   * @param close whether the connection closes once it is written (a refusal)
    */
-  void refuse(Upgrade upgrade, int status, String reason);
+  void answer(Upgrade upgrade, ByteBuffer response, boolean close);
 
   /**
    * An accepted upgrade.
    *
-   * @param request the client's request head
-   * @param subprotocol the chosen subprotocol, or null
-   * @param extensions the negotiated extensions
+   * @param accepted the handshake: the request, subprotocol, extensions and 101
    * @param received the bytes that came after the request head: the session's first bytes, valid
    *     until the next call to the front (the transport copies them if it must wait)
-   * @param handlers the route's handler factory, or null for the server's
+   * @param acceptor the route's acceptor, or null for the server's
    */
-  record Upgrade(
-      HttpHead.Request request,
-      String subprotocol,
-      List<Extension> extensions,
-      ByteBuffer received,
-      Function<HandshakeInfo, ConnectionHandler> handlers) {}
+  record Upgrade(ServerHandshake.Accepted accepted, ByteBuffer received, Acceptor acceptor) {
+    /**
+     * Returns the negotiated extensions.
+     *
+     * @return the extensions, which the transport closes if the upgrade goes no further
+     */
+    List<Extension> extensions() {
+      return accepted.extensions();
+    }
+  }
 }

@@ -15,6 +15,7 @@ import dev.wsjava.http.HttpLimits;
 import dev.wsjava.http.HttpResponse;
 import dev.wsjava.http.Router;
 import dev.wsjava.transport.Connection;
+import dev.wsjava.transport.Acceptor;
 import dev.wsjava.transport.ConnectionHandler;
 import dev.wsjava.transport.HandshakeInfo;
 import dev.wsjava.transport.ConnectionConfig;
@@ -396,16 +397,17 @@ class BlockingServerTest {
   // Behind the HTTP front
 
   BlockingServer routed(HttpLimits limits) throws Exception {
-    Router<Function<HandshakeInfo, ConnectionHandler>> router =
-        Router.<Function<HandshakeInfo, ConnectionHandler>>builder()
+    Router<Acceptor> router =
+        Router.<Acceptor>builder()
             .get("/hello", request -> HttpResponse.text(200, "hi " + request.path()))
             .websocket(
                 "/ws",
-                info -> {
-                  Recorder r = Recorder.echo();
-                  serverSide.add(r);
-                  return r;
-                })
+                Acceptor.of(
+                    info -> {
+                      Recorder r = Recorder.echo();
+                      serverSide.add(r);
+                      return r;
+                    }))
             .build();
     return start(BlockingServer.builder().bind("127.0.0.1", 0).router(router, limits));
   }

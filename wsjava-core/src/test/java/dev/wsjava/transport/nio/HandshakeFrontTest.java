@@ -3,6 +3,7 @@ package dev.wsjava.transport.nio;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.wsjava.extension.Extension;
+import dev.wsjava.handshake.ServerHandshake;
 import dev.wsjava.handshake.ServerHandshakeConfig;
 import dev.wsjava.protocol.Opcode;
 import java.nio.ByteBuffer;
@@ -72,7 +73,7 @@ class HandshakeFrontTest {
       }
     }
     assertThat(upgrade).isNotNull();
-    assertThat(upgrade.request().target()).isEqualTo("/x");
+    assertThat(upgrade.accepted().request().target()).isEqualTo("/x");
     assertThat(early.flip().remaining()).isEqualTo(all.length - headLength);
     assertThat(early).isEqualTo(ByteBuffer.wrap(all, headLength, all.length - headLength));
     assertThat(drain(f)).startsWith("HTTP/1.1 101 Switching Protocols\r\n");
@@ -107,7 +108,7 @@ class HandshakeFrontTest {
     HandshakeFront f = front(0);
     UpgradeFront.Upgrade u = f.receive(ByteBuffer.wrap(requestAndFrame()), 0);
     assertThat(u).isNotNull();
-    f.refuse(u, 404, "no route");
+    f.answer(u, ServerHandshake.reject(404, "no route").response(), true);
     assertThat(f.shouldClose()).isTrue();
     assertThat(drain(f)).startsWith("HTTP/1.1 404 ").doesNotContain("101");
     u.extensions().forEach(Extension::close);

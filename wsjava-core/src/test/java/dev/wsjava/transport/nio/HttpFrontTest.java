@@ -7,6 +7,7 @@ import dev.wsjava.http.HttpLimits;
 import dev.wsjava.http.HttpResponse;
 import dev.wsjava.http.Router;
 import dev.wsjava.transport.Connection;
+import dev.wsjava.transport.Acceptor;
 import dev.wsjava.transport.ConnectionHandler;
 import dev.wsjava.transport.HandshakeInfo;
 import java.io.ByteArrayOutputStream;
@@ -41,10 +42,10 @@ class HttpFrontTest {
   static final byte[] BIG = "x".repeat(64 * 1024).getBytes(StandardCharsets.US_ASCII);
 
   static NioServer server(HttpLimits limits) throws IOException {
-    Function<HandshakeInfo, ConnectionHandler> echo = info -> Events.echo();
-    Function<HandshakeInfo, ConnectionHandler> refuse = info -> null;
-    Router<Function<HandshakeInfo, ConnectionHandler>> router =
-        Router.<Function<HandshakeInfo, ConnectionHandler>>builder()
+    Acceptor echo = Acceptor.of(info -> Events.echo());
+    Acceptor refuse = Acceptor.of(info -> null);
+    Router<Acceptor> router =
+        Router.<Acceptor>builder()
             .get("/hello", r -> HttpResponse.text(200, "hello " + r.query()))
             .get("/big", r -> HttpResponse.bytes(200, "text/plain", BIG))
             .websocket("/ws", echo)
