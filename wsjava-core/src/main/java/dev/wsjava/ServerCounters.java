@@ -1,11 +1,17 @@
 package dev.wsjava;
 
+import dev.wsjava.transport.Connection;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
  * A server's running counts, bumped from every connection's thread without a lock or an
  * allocation ({@link LongAdder} spreads contended increments over cells). Read as a {@link
  * WebSocketServer.Stats} snapshot.
+ *
+ * <p>Nothing here is touched per message: each connection's session counts its own messages and
+ * bytes in plain fields (see {@link Connection#traffic()}); a snapshot sums the open connections
+ * and what the closed ones left behind. The message path of a server stays as fast with the
+ * counts as without them.
  */
 final class ServerCounters {
   /** Why an upgrade was refused, for the count of each. */
@@ -24,10 +30,8 @@ final class ServerCounters {
   final LongAdder closed = new LongAdder();
   final LongAdder[] rejected = new LongAdder[Reason.values().length];
   final LongAdder messageRateClosed = new LongAdder();
-  final LongAdder messagesIn = new LongAdder();
-  final LongAdder messagesOut = new LongAdder();
-  final LongAdder bytesIn = new LongAdder();
-  final LongAdder bytesOut = new LongAdder();
+  /** The traffic of the connections already closed: messages in, bytes in, messages out, out. */
+  private final LongAdder[] retired = {new LongAdder(), new LongAdder(), new LongAdder(), new LongAdder()};
   final LongAdder sendQueueFull = new LongAdder();
 
   ServerCounters() {
@@ -52,13 +56,29 @@ final class ServerCounters {
     closed.increment();
   }
 
-  void received(int bytes) {
-    messagesIn.increment();
-    bytesIn.add(bytes);
+  /** Keeps the traffic of a connection that closed (see {@link Connection#traffic()}). */
+  void retire(long[] traffic) {
+    for (int i = 0; i < retired.length; i++) {
+      retired[i].add(traffic[i]);
+    }
   }
 
-  void sent(int bytes) {
-    messagesOut.increment();
-    bytesOut.add(bytes);
+  /**
+   * Sums the traffic of the closed connections and of {@code open} ones.
+   *
+   * @return {messages in, bytes in, messages out, bytes out}
+   */
+  long[] traffic(Iterable<Connection> open) {
+    long[] sum = new long[retired.length];
+    for (int i = 0; i < sum.length; i++) {
+      sum[i] = retired[i].sum();
+    }
+    for (Connection c : open) {
+      long[] t = c.traffic();
+      for (int i = 0; i < sum.length; i++) {
+        sum[i] += t[i];
+      }
+    }
+    return sum;
   }
 }

@@ -4,11 +4,13 @@ import dev.wsjava.events.Loggers;
 import dev.wsjava.events.WsEvents;
 import dev.wsjava.handshake.Headers;
 import dev.wsjava.handshake.ServerHandshake;
+import dev.wsjava.transport.Connection;
 import dev.wsjava.transport.HandshakeInfo;
 import dev.wsjava.transport.Verdict;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
@@ -34,6 +36,7 @@ final class Serving {
   final LongSupplier clock;
   final ServerCounters counters = new ServerCounters();
   private final AtomicInteger open = new AtomicInteger();
+  private final Set<Connection> live = ConcurrentHashMap.newKeySet(); // for their traffic
   private final ConcurrentHashMap<InetAddress, PerAddress> addresses = new ConcurrentHashMap<>();
   private final boolean tracksAddresses;
   private volatile int sweepAt = 1024;
@@ -141,7 +144,8 @@ final class Serving {
     }
   }
 
-  void opened(SocketAddress remote) {
+  void opened(Connection c, SocketAddress remote) {
+    live.add(c);
     open.incrementAndGet();
     counters.opened();
     if (tracksAddresses) {
@@ -160,7 +164,12 @@ final class Serving {
     }
   }
 
-  void closed(SocketAddress remote) {
+  void closed(Connection c, SocketAddress remote) {
+    // Out of the open set first, then into the closed sums: a snapshot meanwhile may miss the
+    // connection's traffic for a moment, never count it twice.
+    if (live.remove(c)) {
+      counters.retire(c.traffic());
+    }
     open.decrementAndGet();
     counters.closed();
     if (tracksAddresses) {
@@ -180,6 +189,11 @@ final class Serving {
 
   int open() {
     return open.get();
+  }
+
+  /** Returns the traffic of every connection so far: {messages in, bytes in, out, bytes out}. */
+  long[] traffic() {
+    return counters.traffic(live);
   }
 
   /** A per-connection message bucket, or null when messages are not limited. */

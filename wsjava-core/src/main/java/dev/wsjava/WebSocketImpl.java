@@ -130,7 +130,7 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
   public void onOpen(Connection c) {
     connection = c;
     if (serving != null) {
-      serving.opened(request.remoteAddress());
+      serving.opened(c, request.remoteAddress());
       openedAt = System.nanoTime();
       WsEvents.ConnectionOpened e = new WsEvents.ConnectionOpened();
       if (e.shouldCommit()) {
@@ -158,7 +158,6 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
         }
         return; // dropped: the connection is closing for it
       }
-      s.counters.received(payload.remaining());
       WsEvents.MessageSize.sample(true, payload.remaining());
     }
     if (listener != null) {
@@ -210,7 +209,7 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
       s.connectionClosed();
     }
     if (serving != null) {
-      serving.closed(request.remoteAddress());
+      serving.closed(c, request.remoteAddress());
       WsEvents.ConnectionClosed e = new WsEvents.ConnectionClosed();
       if (e.shouldCommit()) {
         e.remote = String.valueOf(request.remoteAddress());
@@ -285,7 +284,6 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
   @Override
   public CompletableFuture<Void> sendText(CharSequence text) {
     if (serving != null) {
-      serving.counters.sent(text.length());
       WsEvents.MessageSize.sample(false, text.length());
     }
     return api(conn().sendText(text));
@@ -294,7 +292,6 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
   @Override
   public CompletableFuture<Void> sendBinary(ByteBuffer data) {
     if (serving != null) {
-      serving.counters.sent(data.remaining());
       WsEvents.MessageSize.sample(false, data.remaining());
     }
     return api(conn().sendMessage(Opcode.BINARY, data));

@@ -119,10 +119,11 @@ public final class WebSocketServer implements AutoCloseable {
         rejected[r.ordinal()] = c.rejectedCount(r);
       }
       this.messageRateClosed = c.messageRateClosed.sum();
-      this.messagesIn = c.messagesIn.sum();
-      this.messagesOut = c.messagesOut.sum();
-      this.bytesIn = c.bytesIn.sum();
-      this.bytesOut = c.bytesOut.sum();
+      long[] traffic = s.traffic();
+      this.messagesIn = traffic[0];
+      this.bytesIn = traffic[1];
+      this.messagesOut = traffic[2];
+      this.bytesOut = traffic[3];
       this.sendQueueFull = c.sendQueueFull.sum();
     }
 
@@ -191,7 +192,8 @@ public final class WebSocketServer implements AutoCloseable {
     }
 
     /**
-     * Returns the messages received (and delivered).
+     * Returns the data messages received, whole (the one that put a connection over its message
+     * rate included: it was received, though not delivered).
      *
      * @return the count
      */
@@ -200,7 +202,8 @@ public final class WebSocketServer implements AutoCloseable {
     }
 
     /**
-     * Returns the whole messages sent.
+     * Returns the data messages sent: whole ones, fragmented ones (at their final fragment) and
+     * topic deliveries (one per subscriber).
      *
      * @return the count
      */
@@ -209,7 +212,7 @@ public final class WebSocketServer implements AutoCloseable {
     }
 
     /**
-     * Returns the payload bytes of the messages received.
+     * Returns the payload bytes of the messages received (after decompression).
      *
      * @return the count
      */
@@ -218,8 +221,8 @@ public final class WebSocketServer implements AutoCloseable {
     }
 
     /**
-     * Returns the payload size of the messages sent: bytes of binary messages, chars of text ones
-     * (their UTF-8 bytes when ASCII; counting bytes would cost a pass over every text).
+     * Returns the payload bytes of the messages sent (text as UTF-8, before compression; a topic's
+     * message counts its frame's payload once per subscriber).
      *
      * @return the count
      */

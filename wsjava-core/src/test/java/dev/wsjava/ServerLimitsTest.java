@@ -148,15 +148,41 @@ class ServerLimitsTest {
     assertThatClosedWith(ws, 1008);
     WebSocketServer.Stats stats = server.stats();
     assertThat(stats.closedForMessageRate()).isEqualTo(1);
-    assertThat(stats.messagesIn()).isEqualTo(3);
+    // Four received ("one too many" too: received, not delivered), three echoed.
+    assertThat(stats.messagesIn()).isEqualTo(4);
     assertThat(stats.messagesOut()).isEqualTo(3);
-    assertThat(stats.bytesIn()).isEqualTo(6);
+    assertThat(stats.bytesIn()).isEqualTo(6 + "one too many".length());
     assertThat(stats.bytesOut()).isEqualTo(6);
 
     now.addAndGet(S); // a new connection has its own bucket; and time refills it
     WebSocket again = open(uri);
     again.sendText("ok");
     assertThat(again.receive(Duration.ofSeconds(10))).isEqualTo(new Message.Text("ok"));
+  }
+
+  @ParameterizedTest
+  @EnumSource(Transport.class)
+  void theTrafficCountsSumOpenAndClosedConnectionsInUtf8Bytes(Transport t) throws Exception {
+    URI uri = start(t, WebSocketServer.builder());
+    WebSocket a = open(uri);
+    WebSocket b = open(uri);
+    a.sendText("\u00e9\u20ac"); // 2 + 3 bytes of UTF-8, 2 chars
+    assertThat(a.receive(Duration.ofSeconds(10))).isEqualTo(new Message.Text("\u00e9\u20ac"));
+    b.sendText("xy");
+    assertThat(b.receive(Duration.ofSeconds(10))).isEqualTo(new Message.Text("xy"));
+    assertThat(server.stats().bytesOut()).isEqualTo(7);
+
+    closes = new CountDownLatch(1);
+    a.close(1000, "").get(10, TimeUnit.SECONDS);
+    assertThat(closes.await(10, TimeUnit.SECONDS)).isTrue();
+    b.sendText("z");
+    assertThat(b.receive(Duration.ofSeconds(10))).isEqualTo(new Message.Text("z"));
+    WebSocketServer.Stats stats = server.stats();
+    assertThat(stats.connectionsOpen()).isEqualTo(1);
+    assertThat(stats.messagesIn()).as("the closed connection's count is kept").isEqualTo(3);
+    assertThat(stats.messagesOut()).isEqualTo(3);
+    assertThat(stats.bytesIn()).isEqualTo(8);
+    assertThat(stats.bytesOut()).isEqualTo(8);
   }
 
   static void assertThatClosedWith(WebSocket ws, int code) throws Exception {

@@ -69,6 +69,9 @@ final class Inbound {
   private byte[] control;
   private int controlLength;
 
+  /** The messages delivered and their payload bytes (decompressed), which any thread may read. */
+  final Tally tally = new Tally();
+
   /**
    * Makes the receiving half of a session.
    *
@@ -145,6 +148,7 @@ final class Inbound {
       checkTextComplete();
       messageFinSignalled = true;
       messageDelivered = true;
+      tally.add(chunk.remaining(), true);
       listener.onMessage(messageType, chunk);
       return;
     }
@@ -186,8 +190,10 @@ final class Inbound {
       return;
     }
     if (streamMessages) {
+      tally.add(messageSize, true);
       listener.onMessagePart(messageType, EMPTY.duplicate(), true);
     } else {
+      tally.add(assemblyLength, true);
       ByteBuffer message = ByteBuffer.wrap(assembly, 0, assemblyLength);
       listener.onMessage(messageType, message);
       if (assembly.length > KEEP_ASSEMBLY) {

@@ -36,6 +36,9 @@ final class Outbound {
   /** Whether a message is being sent in fragments (its final fragment not sent yet). */
   boolean sendingFragments;
 
+  /** The data messages queued and their payload bytes, which any thread may read. */
+  final Tally tally = new Tally();
+
   // Encoding through extensions: which have seen the message's first frame, the RSV bits they set,
   // and where the encoded frame collects.
   private final ByteSink[] encodeSinks;

@@ -387,7 +387,9 @@ public final class Session {
       throw new IllegalStateException(
           "a fragmented message is being sent: finish it with a final fragment first");
     }
+    int size = payload.remaining();
     out.data(type, payload, true, true);
+    out.tally.add(size, true);
   }
 
   /**
@@ -405,8 +407,10 @@ public final class Session {
     checkCanSend();
     Outbound out = outbound();
     boolean first = !out.sendingFragments;
+    int size = payload.remaining();
     out.data(first ? type : Opcode.CONTINUATION, payload, first, fin);
     out.sendingFragments = !fin;
+    out.tally.add(size, fin);
   }
 
   /**
@@ -457,6 +461,57 @@ public final class Session {
           "a fragmented message is being sent: finish it with a final fragment first");
     }
     out.queue.add(frame);
+    out.tally.add(frame.remaining() - headerLength(frame), true);
+  }
+
+  /** The header length of an unmasked frame: 2 bytes, and 2 or 8 more for a long payload. */
+  private static int headerLength(ByteBuffer frame) {
+    int length7 = frame.get(frame.position() + 1) & 0x7f;
+    return length7 < 126 ? 2 : length7 == 126 ? 4 : 10;
+  }
+
+  /**
+   * Returns the data messages delivered so far (whole, or streamed to their last part). Any thread
+   * may call it; from another thread than the receiving one it may lag behind by a message.
+   *
+   * @return the count
+   */
+  public long messagesIn() {
+    Inbound in = inbound;
+    return in == null ? 0 : in.tally.messages();
+  }
+
+  /**
+   * Returns the payload bytes of the data messages delivered so far (after decompression). Any
+   * thread may call it, as {@link #messagesIn()}.
+   *
+   * @return the bytes
+   */
+  public long bytesIn() {
+    Inbound in = inbound;
+    return in == null ? 0 : in.tally.bytes();
+  }
+
+  /**
+   * Returns the data messages queued to send so far (a fragmented one when its final fragment is
+   * queued; frames queued with {@link #sendEncoded} count one each). Any thread may call it.
+   *
+   * @return the count
+   */
+  public long messagesOut() {
+    Outbound out = outbound;
+    return out == null ? 0 : out.tally.messages();
+  }
+
+  /**
+   * Returns the payload bytes of the data frames queued to send so far (before compression). Any
+   * thread may call it.
+   *
+   * @return the bytes
+   */
+  public long bytesOut() {
+    Outbound out = outbound;
+    return out == null ? 0 : out.tally.bytes();
   }
 
   /**

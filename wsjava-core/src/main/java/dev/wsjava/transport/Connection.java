@@ -258,6 +258,19 @@ public abstract class Connection {
     return closed();
   }
 
+  /**
+   * Returns what this connection has carried: data messages received and sent, and their payload
+   * bytes (see {@link Session#messagesIn()}). Any thread may call it, without a lock; from another
+   * thread the figures may lag behind by a message.
+   *
+   * @return {messages in, bytes in, messages out, bytes out}
+   */
+  public long[] traffic() {
+    return new long[] {
+      session.messagesIn(), session.bytesIn(), session.messagesOut(), session.bytesOut()
+    };
+  }
+
   /** {@link #offer} queued the bytes. */
   public static final int OFFERED = 0;
   /** {@link #offer} queued nothing: the queue already holds {@code window} bytes or more. */

@@ -59,6 +59,33 @@ class SessionDeflateTest {
   }
 
   @Test
+  void theTalliesCountMessagesAndTheirDecompressedBytesNotFrames() throws Exception {
+    Session client = session(Role.CLIENT, everything(), Limits.DEFAULTS);
+    assertThat(client.messagesIn()).isZero();
+    client.receive(Hex.buffer("c1 07 f2 48 cd c9 c9 07 00"), events);
+    client.receive(Hex.buffer("41 03 f2 48 cd  80 04 c9 c9 07 00"), events);
+    client.receive(Hex.buffer("89 00"), events); // a ping is not a message
+    assertThat(client.messagesIn()).isEqualTo(2);
+    assertThat(client.bytesIn()).isEqualTo(10);
+
+    Session server = session(Role.SERVER, everything(), Limits.DEFAULTS);
+    server.sendText("Hello");
+    server.sendFragment(Opcode.BINARY, ByteBuffer.wrap(new byte[3]), false);
+    assertThat(server.messagesOut()).as("a message counts at its final fragment").isEqualTo(1);
+    server.sendFragment(Opcode.BINARY, ByteBuffer.wrap(new byte[4]), true);
+    server.sendPing(ByteBuffer.allocate(2));
+    assertThat(server.messagesOut()).isEqualTo(2);
+    assertThat(server.bytesOut()).as("bytes before compression").isEqualTo(12);
+
+    // A frame encoded once for a topic counts its payload, whatever its header's length.
+    server.sendEncoded(Hex.buffer("82 02 00 00"));
+    ByteBuffer longer = ByteBuffer.allocate(4 + 200).put(Hex.buffer("82 7e 00 c8"));
+    server.sendEncoded(longer.position(0));
+    assertThat(server.messagesOut()).isEqualTo(4);
+    assertThat(server.bytesOut()).isEqualTo(12 + 2 + 200);
+  }
+
+  @Test
   void twoHellosWithContextTakeoverShareTheWindow() throws Exception {
     Session server = session(Role.SERVER, everything(), Limits.DEFAULTS);
     server.sendText("Hello");
