@@ -23,7 +23,9 @@ final class ServerCounters {
     /** The remote address held its maximum of connections. */
     ADDRESS_FULL,
     /** The remote address opened connections faster than allowed. */
-    HANDSHAKE_RATE
+    HANDSHAKE_RATE,
+    /** RFC 6455 §4.2 or the Origin policy refused the request, before the hook or a limit. */
+    PROTOCOL
   }
 
   final LongAdder opened = new LongAdder();

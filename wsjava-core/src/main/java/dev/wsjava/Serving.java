@@ -116,10 +116,23 @@ final class Serving {
 
   /** Records an upgrade refused before the 101: a Flight Recorder event and a DEBUG line. */
   static void rejected(HandshakeInfo info, int status, String reason) {
+    rejected(info.remoteAddress(), info.target(), status, reason);
+  }
+
+  /**
+   * Counts and records an upgrade request the transport refused by RFC 6455 §4.2 or the Origin
+   * policy (its target is not known here).
+   */
+  void refusedByProtocol(SocketAddress remote, int status, String reason) {
+    counters.rejected(ServerCounters.Reason.PROTOCOL);
+    rejected(remote, null, status, reason);
+  }
+
+  private static void rejected(SocketAddress remote, String target, int status, String reason) {
     WsEvents.HandshakeRejected e = new WsEvents.HandshakeRejected();
     if (e.shouldCommit()) {
-      e.remote = String.valueOf(info.remoteAddress());
-      e.path = info.target();
+      e.remote = String.valueOf(remote);
+      e.path = target;
       e.status = status;
       e.reason = reason;
       e.commit();
@@ -127,7 +140,8 @@ final class Serving {
     if (Loggers.SERVER.isLoggable(System.Logger.Level.DEBUG)) {
       Loggers.SERVER.log(
           System.Logger.Level.DEBUG,
-          "refused " + info.target() + " from " + info.remoteAddress() + ": " + status + ", " + reason);
+          "refused " + (target == null ? "an upgrade" : target) + " from " + remote + ": " + status
+              + ", " + reason);
     }
   }
 

@@ -33,7 +33,8 @@ final class Transports {
       int port,
       SSLContext tls,
       ServerBuilder.ClientAuth clientAuth,
-      Router<Acceptor> router)
+      Router<Acceptor> router,
+      ServerBuilder.Refusals refusals)
       throws IOException {
     return switch (config.transport()) {
       case NIO -> {
@@ -42,7 +43,8 @@ final class Transports {
                 .bind(host, port)
                 .eventLoopSpin(config.eventLoopSpin())
                 .connectionConfig(config.connectionConfig(false))
-                .router(router, httpLimits(config));
+                .router(router, httpLimits(config))
+                .refusals(refusals);
         if (config.eventLoops() > 0) { // else the server's own group: one loop per processor
           b.eventLoops(config.eventLoops());
         }
@@ -56,7 +58,8 @@ final class Transports {
             BlockingServer.builder()
                 .bind(host, port)
                 .connectionConfig(config.connectionConfig(false))
-                .router(router, httpLimits(config));
+                .router(router, httpLimits(config))
+                .refusals(refusals);
         if (tls != null) {
           b.tls(tls).clientAuth(clientAuth);
         }

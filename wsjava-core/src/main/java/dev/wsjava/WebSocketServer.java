@@ -174,6 +174,16 @@ public final class WebSocketServer implements AutoCloseable {
     }
 
     /**
+     * Returns the upgrade requests refused by RFC 6455 §4.2 (400, 426: a field missing or wrong)
+     * or by the Origin policy (403), before any hook or limit saw them.
+     *
+     * @return the count
+     */
+    public long rejectedByProtocol() {
+      return rejected[ServerCounters.Reason.PROTOCOL.ordinal()];
+    }
+
+    /**
      * Returns the upgrades refused 429 for {@link Builder#maxHandshakeRatePerAddress}.
      *
      * @return the count
@@ -578,7 +588,8 @@ public final class WebSocketServer implements AutoCloseable {
       hook.serving = serving;
       WebSocketServer server =
           new WebSocketServer(
-              Transports.server(config, host, port, tls, clientAuth, router), serving);
+              Transports.server(config, host, port, tls, clientAuth, router, serving::refusedByProtocol),
+              serving);
       Loggers.SERVER.log(
           System.Logger.Level.DEBUG,
           () ->

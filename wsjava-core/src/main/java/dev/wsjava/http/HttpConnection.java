@@ -73,6 +73,7 @@ public final class HttpConnection<T> {
   private String closeReason;
   private Exception handlerFailure;
   private WebSocketUpgrade<T> upgrade;
+  private ServerHandshake.Rejected refusal;
 
   // The request whose body is being read.
   private HttpRequest request;
@@ -282,6 +283,7 @@ public final class HttpConnection<T> {
     }
     queue(result.response());
     if (result instanceof ServerHandshake.Rejected rejected) {
+      refusal = rejected;
       closing(rejected.reason());
       return;
     }
@@ -379,6 +381,16 @@ public final class HttpConnection<T> {
    */
   public WebSocketUpgrade<T> upgrade() {
     return upgrade;
+  }
+
+  /**
+   * Returns the upgrade request this connection refused by the rules of RFC 6455 §4.2 (a missing
+   * or wrong field, a refused Origin): its answer was queued and the connection closes after it.
+   *
+   * @return the refusal, or null
+   */
+  public ServerHandshake.Rejected refusal() {
+    return refusal;
   }
 
   /**

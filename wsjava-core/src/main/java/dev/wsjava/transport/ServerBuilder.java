@@ -4,6 +4,7 @@ import dev.wsjava.handshake.ServerHandshakeConfig;
 import dev.wsjava.http.HttpLimits;
 import dev.wsjava.http.Router;
 import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.util.Objects;
 import java.util.function.Function;
 import javax.net.ssl.SSLContext;
@@ -26,6 +27,7 @@ public abstract class ServerBuilder<B extends ServerBuilder<B>> {
   private Acceptor handlers;
   private Router<Acceptor> router;
   private HttpLimits httpLimits = HttpLimits.defaults();
+  private Refusals refusals = (remote, status, reason) -> {};
 
   /** For subclasses. */
   protected ServerBuilder() {}
@@ -162,6 +164,33 @@ public abstract class ServerBuilder<B extends ServerBuilder<B>> {
   }
 
   /**
+   * Tells {@code listener} of every upgrade request the transport refuses by itself, before any
+   * acceptor sees it: a request RFC 6455 §4.2 does not allow (400, 426), a refused Origin (403).
+   * Refusals an acceptor decides are not reported here, nor connections that never completed a
+   * request (the handshake timeout).
+   *
+   * @param listener called on the connection's I/O thread; must be quick and must not throw
+   * @return this builder
+   */
+  public B refusals(Refusals listener) {
+    this.refusals = Objects.requireNonNull(listener, "listener");
+    return self();
+  }
+
+  /** Hears of the upgrade requests a transport refused by itself (see {@link #refusals}). */
+  @FunctionalInterface
+  public interface Refusals {
+    /**
+     * An upgrade request was answered with a refusal and its connection is closing.
+     *
+     * @param remote the peer's address
+     * @param status the HTTP status answered
+     * @param reason why, for a log
+     */
+    void refused(SocketAddress remote, int status, String reason);
+  }
+
+  /**
    * Serves a router: plain HTTP routes, and WebSocket routes whose data is their {@link
    * Acceptor}.
    *
@@ -187,7 +216,8 @@ public abstract class ServerBuilder<B extends ServerBuilder<B>> {
     }
     return new Options(
         host == null ? new InetSocketAddress(port) : new InetSocketAddress(host, port),
-        backlog, handshakeConfig, connectionConfig, tls, clientAuth, handlers, router, httpLimits);
+        backlog, handshakeConfig, connectionConfig, tls, clientAuth, handlers, router, httpLimits,
+        refusals);
   }
 
   /**
@@ -202,6 +232,7 @@ public abstract class ServerBuilder<B extends ServerBuilder<B>> {
    * @param handlers the acceptor for every path, or null with a router
    * @param router the routes, or null with handlers
    * @param httpLimits the HTTP front's limits
+   * @param refusals told of the upgrades the transport refused by itself
    */
   public record Options(
       InetSocketAddress address,
@@ -212,5 +243,6 @@ public abstract class ServerBuilder<B extends ServerBuilder<B>> {
       ClientAuth clientAuth,
       Acceptor handlers,
       Router<Acceptor> router,
-      HttpLimits httpLimits) {}
+      HttpLimits httpLimits,
+      Refusals refusals) {}
 }

@@ -27,7 +27,8 @@ import java.util.function.ToDoubleFunction;
  *   <li>{@code wsjava.connections.open} gauge [{@code wsjava_connections_open}];
  *   <li>{@code wsjava.connections.opened} counter [{@code wsjava_connections_opened_total}];
  *   <li>{@code wsjava.handshakes.rejected} counter, tag {@code reason}: {@code application},
- *       {@code server_full}, {@code address_full}, {@code handshake_rate};
+ *       {@code server_full}, {@code address_full}, {@code handshake_rate}, {@code protocol} (RFC
+ *       6455 or the Origin policy);
  *   <li>{@code wsjava.message.rate.closes} counter: connections closed 1008 for their message rate;
  *   <li>{@code wsjava.messages} counter and {@code wsjava.payload} counter (bytes), tag {@code
  *       direction}: {@code in}, {@code out};
@@ -72,6 +73,7 @@ public final class WsjavaMetrics implements MeterBinder {
     rejected(registry, "server_full", s -> s.stats().rejectedServerFull());
     rejected(registry, "address_full", s -> s.stats().rejectedAddressFull());
     rejected(registry, "handshake_rate", s -> s.stats().rejectedHandshakeRate());
+    rejected(registry, "protocol", s -> s.stats().rejectedByProtocol());
     counter(registry, "wsjava.message.rate.closes", "Connections closed 1008 for their message rate",
         null, Tags.empty(), s -> s.stats().closedForMessageRate());
     counter(registry, "wsjava.messages", "Messages received or sent", null,

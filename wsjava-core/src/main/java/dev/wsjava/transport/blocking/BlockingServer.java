@@ -83,6 +83,7 @@ public final class BlockingServer implements ServerTransport {
   private final Acceptor handlers;
   private final Router<Acceptor> router;
   private final HttpLimits httpLimits;
+  private final ServerBuilder.Refusals refusals;
   private final Thread acceptor;
   private final Thread.Builder connectionThreads = Thread.ofVirtual().name("wsjava-conn-", 1);
   private final Set<Socket> handshaking = ConcurrentHashMap.newKeySet();
@@ -99,6 +100,7 @@ public final class BlockingServer implements ServerTransport {
     this.handlers = o.handlers();
     this.router = o.router();
     this.httpLimits = o.httpLimits();
+    this.refusals = o.refusals();
     this.listener = new ServerSocket();
     listener.setReuseAddress(true);
     connectionConfig.socket().applyToListener(listener);
@@ -284,6 +286,10 @@ public final class BlockingServer implements ServerTransport {
         switch (step) {
           case null -> {}
           case ServerFront.Respond r -> {
+            if (r.refusal() != null) {
+              refusals.refused(
+                  raw.getRemoteSocketAddress(), r.refusal().status(), r.refusal().reason());
+            }
             write(out, r.response());
             if (r.close()) {
               return null;

@@ -32,7 +32,7 @@ final class HandshakeFront implements ServerFront {
       case null -> null;
       case ServerHandshake.Accepted accepted ->
           new Upgrade(accepted, handlers, accepted.response(), ServerFront.copyOf(in));
-      case ServerHandshake.Rejected rejected -> new Respond(rejected.response(), true);
+      case ServerHandshake.Rejected rejected -> new Respond(rejected.response(), true, rejected);
     };
   }
 
@@ -44,6 +44,8 @@ final class HandshakeFront implements ServerFront {
   @Override
   public Respond timeout(long nowNanos) {
     return new Respond(
-        ServerHandshake.reject(REQUEST_TIMEOUT, "no complete request in time").response(), true);
+        ServerHandshake.reject(REQUEST_TIMEOUT, "no complete request in time").response(),
+        true,
+        null); // no request was read: a timeout, not a refusal
   }
 }

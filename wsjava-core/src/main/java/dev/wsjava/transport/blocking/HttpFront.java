@@ -31,7 +31,7 @@ final class HttpFront implements ServerFront {
           upgrade.handshake(), upgrade.route(), response, ServerFront.copyOf(upgrade.received()));
     }
     if (response.hasRemaining() || http.shouldClose()) {
-      return new Respond(response, http.shouldClose());
+      return new Respond(response, http.shouldClose(), http.refusal());
     }
     return null;
   }
@@ -44,7 +44,7 @@ final class HttpFront implements ServerFront {
   @Override
   public Respond timeout(long nowNanos) {
     http.onTimeout(nowNanos);
-    return new Respond(takeOutbound(), http.shouldClose());
+    return new Respond(takeOutbound(), http.shouldClose(), null);
   }
 
   /** Takes every queued byte into one buffer, so one write sends a batch of pipelined answers. */

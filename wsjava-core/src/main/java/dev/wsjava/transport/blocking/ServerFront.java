@@ -44,8 +44,10 @@ interface ServerFront {
    *
    * @param response the bytes to write, possibly none
    * @param close whether to close after writing
+   * @param refusal the upgrade request this answer refuses (RFC 6455 §4.2, Origin), or null
    */
-  record Respond(ByteBuffer response, boolean close) implements Step {}
+  record Respond(ByteBuffer response, boolean close, ServerHandshake.Rejected refusal)
+      implements Step {}
 
   /**
    * Upgrade: ask {@code handlers} for a verdict; unless it refuses, write {@code response} (ending

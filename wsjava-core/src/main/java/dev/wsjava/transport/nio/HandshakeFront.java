@@ -15,6 +15,7 @@ final class HandshakeFront implements UpgradeFront {
   private final ServerHandshake handshake;
   private final long deadline;
   private ByteBuffer output;
+  private ServerHandshake.Rejected refusal;
   private boolean shouldClose;
   private boolean upgraded;
 
@@ -40,9 +41,15 @@ final class HandshakeFront implements UpgradeFront {
       in.position(in.limit());
       return new Upgrade(a, received, null);
     }
+    refusal = (ServerHandshake.Rejected) result;
     shouldClose = true;
     in.position(in.limit());
     return null;
+  }
+
+  @Override
+  public ServerHandshake.Rejected refusal() {
+    return refusal;
   }
 
   @Override

@@ -1,6 +1,7 @@
 package dev.wsjava.transport.nio;
 
 import dev.wsjava.extension.Extension;
+import dev.wsjava.handshake.ServerHandshake;
 import dev.wsjava.http.HttpConnection;
 import dev.wsjava.http.HttpLimits;
 import dev.wsjava.http.Router;
@@ -64,6 +65,11 @@ final class HttpFront implements UpgradeFront {
   @Override
   public boolean shouldClose() {
     return answers != null ? closeAfter : http.shouldClose();
+  }
+
+  @Override
+  public ServerHandshake.Rejected refusal() {
+    return http.refusal();
   }
 
   @Override

@@ -1,5 +1,6 @@
 package dev.wsjava.transport.nio;
 
+import dev.wsjava.handshake.ServerHandshake;
 import dev.wsjava.handshake.ServerHandshakeConfig;
 import dev.wsjava.http.HttpLimits;
 import dev.wsjava.http.Router;
@@ -63,6 +64,7 @@ public final class NioServer implements ServerTransport {
   private final Acceptor handlers;
   private final Router<Acceptor> router;
   private final HttpLimits httpLimits;
+  private final ServerBuilder.Refusals refusals;
   // No set of open connections or of upgrades under way: shutdown finds them among its loops'
   // selector keys (see forEachAttachment), so a connection costs no set entry and its open and
   // close touch no shared map; `open` counts them.
@@ -84,6 +86,7 @@ public final class NioServer implements ServerTransport {
     this.handlers = o.handlers();
     this.router = o.router();
     this.httpLimits = o.httpLimits();
+    this.refusals = o.refusals();
     this.acceptLoop = group.next();
     ServerSocketChannel ch = ServerSocketChannel.open();
     try {
@@ -308,6 +311,11 @@ public final class NioServer implements ServerTransport {
     if (shuttingDown.get()) {
       c.close(CloseCode.GOING_AWAY, "server shutting down");
     }
+  }
+
+  /** Reports an upgrade request the front refused (see {@link ServerBuilder#refusals}). */
+  void refused(java.net.SocketAddress remote, ServerHandshake.Rejected refusal) {
+    refusals.refused(remote, refusal.status(), refusal.reason());
   }
 
   /** Counts out an upgrade that closed before its hand-over (which happens at most once). */

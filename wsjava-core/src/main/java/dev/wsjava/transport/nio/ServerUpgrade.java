@@ -2,6 +2,7 @@ package dev.wsjava.transport.nio;
 
 import dev.wsjava.extension.Extension;
 import dev.wsjava.handshake.HttpStatus;
+import dev.wsjava.handshake.ServerHandshake;
 import dev.wsjava.protocol.Role;
 import dev.wsjava.transport.Acceptor;
 import dev.wsjava.transport.HandshakeInfo;
@@ -477,6 +478,10 @@ final class ServerUpgrade implements Selectable, Runnable {
     }
     done = true;
     cancelTimers();
+    ServerHandshake.Rejected refusal = front == null ? null : front.refusal();
+    if (refusal != null) {
+      server.refused(remoteAddress(), refusal);
+    }
     if (waiting != null) {
       waiting.extensions().forEach(Extension::close);
     }

@@ -55,6 +55,14 @@ interface UpgradeFront {
   boolean shouldClose();
 
   /**
+   * Returns the upgrade request this front refused by the rules of RFC 6455 §4.2 or the Origin
+   * policy (its answer queued, the connection closing), for the server to count.
+   *
+   * @return the refusal, or null
+   */
+  ServerHandshake.Rejected refusal();
+
+  /**
    * Returns whether bytes wait to be written.
    *
    * @return true while the queue is not empty
