@@ -267,10 +267,7 @@ class BlockingConnectionTest {
     assertThat(remote.close().code()).isEqualTo(CloseCode.ABNORMAL);
     assertThat(remote.errors).singleElement().isInstanceOf(TimeoutException.class);
     // onClose comes before the socket closes (and the server forgets it): wait, bounded
-    for (int i = 0; i < 500 && server.openConnections() > 0; i++) {
-      Thread.sleep(10);
-    }
-    assertThat(server.openConnections()).isZero();
+    BlockingServerTest.await(() -> server.openConnections() == 0, "the server forgot it");
   }
 
   @Test
@@ -526,9 +523,7 @@ class BlockingConnectionTest {
     Thread writer =
         Thread.ofVirtual()
             .start(() -> sends.add(c.sendMessage(Opcode.BINARY, ByteBuffer.allocate(16 << 20))));
-    for (int i = 0; i < 1000 && c.queuedBytes() == 0; i++) {
-      Thread.sleep(1); // until the big message is queued
-    }
+    BlockingServerTest.await(() -> c.queuedBytes() > 0, "the big message queued");
     ExecutionException refused = null;
     for (int i = 0; i < 1000 && refused == null; i++) {
       Thread.sleep(5);

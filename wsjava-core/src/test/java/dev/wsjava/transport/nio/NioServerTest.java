@@ -153,13 +153,7 @@ class NioServerTest {
   }
 
   static void await(String what, BooleanSupplier condition) throws InterruptedException {
-    long deadline = System.nanoTime() + WAIT.toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() - deadline > 0) {
-        throw new AssertionError("timed out waiting until " + what);
-      }
-      Thread.sleep(5);
-    }
+    dev.wsjava.Await.until(what, WAIT, condition);
   }
 
   static void awaitNoConnections(NioServer s, NioClient c) throws InterruptedException {
