@@ -388,7 +388,7 @@ class BlockingConnectionTest {
     RawPeer peer = RawPeer.upgradedClient(server.port());
     Recorder remote = sides.poll(5, TimeUnit.SECONDS);
     Connection c = remote.opened.get(5, TimeUnit.SECONDS);
-    Thread.sleep(100); // let the write fill the buffers and block
+    BlockingServerTest.await(() -> c.queuedBytes() > 0, "the long write under way");
     peer.socket.setSoLinger(true, 0);
     peer.close(); // RST
     assertThat(remote.close().code()).isEqualTo(CloseCode.ABNORMAL);
