@@ -292,11 +292,8 @@ class EndToEndTest {
       closing.add(f.join().close());
     }
     CompletableFuture.allOf(closing.toArray(CompletableFuture<?>[]::new)).get(60, TimeUnit.SECONDS);
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (server.openConnections() > 0 && System.nanoTime() < deadline) {
-      Thread.sleep(20);
-    }
-    assertThat(server.openConnections()).as("connections left open").isZero();
+    Await.until("no connection left open", Duration.ofSeconds(10),
+        () -> server.openConnections() == 0);
   }
 
   @ParameterizedTest(name = "{0}")

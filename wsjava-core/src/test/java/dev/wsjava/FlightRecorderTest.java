@@ -8,7 +8,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import jdk.jfr.Recording;
@@ -33,9 +32,7 @@ class FlightRecorderTest {
   @ParameterizedTest
   @EnumSource(Transport.class)
   void aRecordingShowsTheConnectionsRefusalsLimitsAndSampledSizes(Transport t) throws Exception {
-    CountDownLatch closed = new CountDownLatch(CONNECTIONS);
-    // The server counts a connection at its onOpen, which may run after the client saw the 101.
-    CountDownLatch opened = new CountDownLatch(CONNECTIONS);
+    CountingEcho echo = new CountingEcho();
     WebSocketConfig config = WebSocketConfig.builder().transport(t).eventLoops(2).build();
     List<RecordedEvent> events;
     try (Recording recording = new Recording()) {
@@ -54,34 +51,17 @@ class FlightRecorderTest {
                           req.queryParam("deny") != null
                               ? HandshakeDecision.reject(403)
                               : HandshakeDecision.accept())
-                  .websocket(
-                      "/echo",
-                      new WebSocketListener() {
-                        @Override
-                        public void onOpen(WebSocket ws) {
-                          opened.countDown();
-                        }
-
-                        @Override
-                        public void onText(WebSocket ws, String text) {
-                          ws.sendText(text);
-                        }
-
-                        @Override
-                        public void onClose(WebSocket ws, int code, String reason) {
-                          closed.countDown();
-                        }
-                      })
+                  .websocket("/echo", echo)
                   .start();
           WebSocketClient client = WebSocketClient.builder().config(config).build()) {
         URI uri = URI.create("ws://127.0.0.1:" + server.port() + "/echo");
-        assertThat(HandshakeHookTest.status(client, URI.create(uri + "?deny"))).isEqualTo(403);
+        assertThat(CountingEcho.status(client, URI.create(uri + "?deny"))).isEqualTo(403);
         List<WebSocket> sockets = new ArrayList<>();
         for (int i = 0; i < CONNECTIONS; i++) {
           sockets.add(client.connect(uri).get(10, TimeUnit.SECONDS));
         }
-        assertThat(opened.await(10, TimeUnit.SECONDS)).isTrue();
-        assertThat(HandshakeHookTest.status(client, uri)).as("one too many for the address").isEqualTo(429);
+        echo.awaitOpened(CONNECTIONS);
+        assertThat(CountingEcho.status(client, uri)).as("one too many for the address").isEqualTo(429);
         for (int m = 0; m < MESSAGES; m++) {
           for (WebSocket ws : sockets) {
             ws.sendText("message " + m);
@@ -93,7 +73,7 @@ class FlightRecorderTest {
         for (WebSocket ws : sockets) {
           ws.close().get(10, TimeUnit.SECONDS);
         }
-        assertThat(closed.await(10, TimeUnit.SECONDS)).isTrue();
+        echo.awaitClosed(CONNECTIONS);
         WebSocketServer.Stats stats = server.stats();
         assertThat(stats.connectionsTotal()).isEqualTo(CONNECTIONS);
         assertThat(stats.connectionsOpen()).isZero();

@@ -15,6 +15,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Timeout;
@@ -49,9 +50,10 @@ class HalfClosedPeerTest {
                 .build()) {
       BlockingQueue<Object> seen = new LinkedBlockingQueue<>();
       BlockingQueue<Object> sent = new LinkedBlockingQueue<>();
+      CountDownLatch queued = new CountDownLatch(1);
       Thread.ofVirtual().start(() -> {
         try (Socket peer = DeadPeer.acceptUpgrade(listener)) {
-          Thread.sleep(300); // the client's send fills the socket buffers meanwhile
+          queued.await(20, TimeUnit.SECONDS); // the client's message is queued, so its close answer goes behind it
           peer.getOutputStream().write(new byte[] {(byte) 0x88, 2, 0x0f, (byte) 0xa1}); // 4001
           peer.shutdownOutput();
           Thread.sleep(300); // the client's reader meets end of stream meanwhile
@@ -80,6 +82,8 @@ class HalfClosedPeerTest {
       // A blocking send writes on the calling thread until the socket takes it all.
       Thread.ofVirtual().start(() -> ws.sendBinary(ByteBuffer.wrap(big))
           .whenComplete((v, e) -> sent.add(e == null ? "written" : e)));
+      Await.until("the message queued", Duration.ofSeconds(10), () -> ws.queuedBytes() > 0);
+      queued.countDown();
 
       Object message = seen.poll(20, TimeUnit.SECONDS);
       assertThat(message).isInstanceOf(Frame.class);

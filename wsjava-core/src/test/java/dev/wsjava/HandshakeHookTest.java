@@ -250,8 +250,8 @@ class HandshakeHookTest {
                             : CompletableFuture.failedFuture(new IllegalStateException("down"))),
             Duration.ofSeconds(10));
     WebSocketClient c = client(s);
-    assertThat(status(c, URI.create(uri + "?do=deny"))).isEqualTo(403);
-    assertThat(status(c, uri)).isEqualTo(500);
+    assertThat(CountingEcho.status(c, URI.create(uri + "?do=deny"))).isEqualTo(403);
+    assertThat(CountingEcho.status(c, uri)).isEqualTo(500);
   }
 
   @ParameterizedTest(name = "{0}")
@@ -264,7 +264,7 @@ class HandshakeHookTest {
             WebSocketServer.builder().onHandshakeAsync(req -> new CompletableFuture<>()),
             // The timeout covers the TLS handshake too, which a loaded machine may make slow.
             Duration.ofMillis(1500));
-    assertThat(status(client(s), uri)).isEqualTo(503);
+    assertThat(CountingEcho.status(client(s), uri)).isEqualTo(503);
   }
 
   @ParameterizedTest(name = "{0}")
@@ -283,8 +283,8 @@ class HandshakeHookTest {
                     }),
             Duration.ofSeconds(10));
     WebSocketClient c = client(s, "chat.v1");
-    assertThat(status(c, URI.create(uri + "?throw"))).isEqualTo(500);
-    assertThat(status(c, uri)).isEqualTo(500);
+    assertThat(CountingEcho.status(c, URI.create(uri + "?throw"))).isEqualTo(500);
+    assertThat(CountingEcho.status(c, uri)).isEqualTo(500);
   }
 
   @ParameterizedTest(name = "{0}")
@@ -346,8 +346,8 @@ class HandshakeHookTest {
     assertThat(lobby.receive(Duration.ofSeconds(10)))
         .as("the exact route: no parameter")
         .isEqualTo(new Message.Text("null|s-42|null|t"));
-    assertThat(status(c, URI.create(base + "/rooms/closed"))).isEqualTo(403);
-    assertThat(status(c, URI.create(base + "/nowhere"))).isEqualTo(404);
+    assertThat(CountingEcho.status(c, URI.create(base + "/rooms/closed"))).isEqualTo(403);
+    assertThat(CountingEcho.status(c, URI.create(base + "/nowhere"))).isEqualTo(404);
 
     assertThat(http(s, "GET /users/7 HTTP/1.1")).startsWith("HTTP/1.1 200 ").endsWith("user 7");
     assertThat(http(s, "POST /users/7 HTTP/1.1"))
@@ -371,16 +371,6 @@ class HandshakeHookTest {
                   .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
       return new String(
           socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-    }
-  }
-
-  /** The status our client got when its handshake was refused. */
-  static int status(WebSocketClient c, URI uri) throws Exception {
-    try {
-      c.connect(uri).get(10, TimeUnit.SECONDS).abort();
-      return 101;
-    } catch (ExecutionException e) {
-      return ((HandshakeException) e.getCause()).status();
     }
   }
 }

@@ -79,11 +79,7 @@ class HardeningTest {
   }
 
   void awaitNoConnections(Duration limit) throws InterruptedException {
-    long deadline = System.nanoTime() + limit.toNanos();
-    while (server.openConnections() > 0 && System.nanoTime() < deadline) {
-      Thread.sleep(20);
-    }
-    assertThat(server.openConnections()).as("open connections").isZero();
+    Await.until("no connection left open", limit, () -> server.openConnections() == 0);
   }
 
   // ---------------------------------------------------------------------------------------------

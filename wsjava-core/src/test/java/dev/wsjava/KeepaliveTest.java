@@ -12,11 +12,12 @@ import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
 import javax.net.ServerSocketFactory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -221,28 +222,41 @@ class KeepaliveTest {
         "close 1001 on " + thread);
   }
 
+  /**
+   * The client pings only after a whole interval of quiet, and the pong it gets back starts the
+   * next interval: on the server, pings come at least an interval apart, and a client pinging at
+   * twice the rate fails. The pong timeout is shorter than the interval, so that the timer that
+   * watches for the pong cannot pace the pings by itself. The bound leaves 50 ms for a stalled
+   * thread; the test waits for pings, not for a time.
+   */
   @ParameterizedTest
   @EnumSource(Transport.class)
   void aLivePeerIsPingedOnTheIntervalAndKept(Transport t) throws Exception {
-    AtomicInteger pings = new AtomicInteger();
+    BlockingQueue<Long> pings = new LinkedBlockingQueue<>();
     server = WebSocketServer.builder()
         .bind("127.0.0.1", 0)
         .config(WebSocketConfig.builder().transport(t).eventLoops(1).build())
         .websocket("/", new WebSocketListener() {
           @Override
           public void onPing(WebSocket ws, ByteBuffer data) {
-            pings.incrementAndGet();
+            pings.add(System.nanoTime());
           }
         })
         .start();
-    WebSocket ws = client(t, Duration.ofMillis(100), Duration.ofMillis(100))
+    Duration interval = Duration.ofMillis(300);
+    long opened = System.nanoTime();
+    WebSocket ws = client(t, interval, Duration.ofMillis(150))
         .open(URI.create("ws://127.0.0.1:" + server.port() + "/"));
-    long start = System.nanoTime();
-    Thread.sleep(1000);
-    assertThat(ws.isOpen()).isTrue();
-    int seen = pings.get();
-    long intervals = (System.nanoTime() - start) / 100_000_000L;
-    assertThat(seen).as("one ping per 100 ms of quiet, never more").isBetween(3, (int) intervals + 2);
+    long previous = opened;
+    for (int i = 1; i <= 4; i++) {
+      Long at = pings.poll(10, TimeUnit.SECONDS);
+      assertThat(at).as("ping " + i + " (client open: " + ws.isOpen() + ")").isNotNull();
+      assertThat(Duration.ofNanos(at - previous))
+          .as("ping " + i + " after the one before (or the opening)")
+          .isGreaterThanOrEqualTo(interval.minusMillis(50));
+      previous = at;
+    }
+    assertThat(ws.isOpen()).as("a peer that answers every ping is kept").isTrue();
     ws.close().get(5, TimeUnit.SECONDS);
   }
 }

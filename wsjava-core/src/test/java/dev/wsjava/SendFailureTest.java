@@ -6,6 +6,7 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -28,10 +29,7 @@ class SendFailureTest {
       WebSocket ws = c.open(URI.create("ws://127.0.0.1:" + peer.getLocalPort() + "/"));
       // On the blocking transport the sending thread writes, and blocks: send from another one.
       Thread.ofVirtual().start(() -> ws.sendBinary(ByteBuffer.allocate(8 << 20)));
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-      while (ws.queuedBytes() == 0 && System.nanoTime() < deadline) {
-        Thread.sleep(5);
-      }
+      Await.until("the big message queued", Duration.ofSeconds(10), () -> ws.queuedBytes() > 0);
       Throwable seen = ws.sendBinary(new byte[1024]).handle((ok, e) -> e).get(5, TimeUnit.SECONDS);
       assertThat(seen).isInstanceOf(SendQueueFullException.class);
       assertThat(ws.sendText("x").handle((ok, e) -> e).get(5, TimeUnit.SECONDS))

@@ -7,8 +7,6 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
@@ -26,9 +24,7 @@ class ServerLimitsTest {
   final List<WebSocket> opened = new ArrayList<>();
   WebSocketServer server;
   WebSocketClient client;
-  volatile CountDownLatch closes = new CountDownLatch(0);
-  /** A permit per connection the server counted (its onOpen, which may follow the client's 101). */
-  final java.util.concurrent.Semaphore counted = new java.util.concurrent.Semaphore(0);
+  final CountingEcho echo = new CountingEcho();
 
   @AfterEach
   void stop() {
@@ -46,24 +42,7 @@ class ServerLimitsTest {
         b.bind("127.0.0.1", 0)
             .config(config)
             .clock(now::get)
-            .websocket(
-                "/echo",
-                new WebSocketListener() {
-                  @Override
-                  public void onOpen(WebSocket ws) {
-                    counted.release();
-                  }
-
-                  @Override
-                  public void onText(WebSocket ws, String text) {
-                    ws.sendText(text);
-                  }
-
-                  @Override
-                  public void onClose(WebSocket ws, int code, String reason) {
-                    closes.countDown();
-                  }
-                })
+            .websocket("/echo", echo)
             .start();
     client = WebSocketClient.builder().config(config).build();
     return URI.create("ws://127.0.0.1:" + server.port() + "/echo");
@@ -71,27 +50,21 @@ class ServerLimitsTest {
 
   WebSocket open(URI uri) throws Exception {
     WebSocket ws = client.connect(uri).get(10, TimeUnit.SECONDS);
-    assertThat(counted.tryAcquire(10, TimeUnit.SECONDS)).as("the server counted it").isTrue();
+    echo.awaitOpened(1);
     opened.add(ws);
     return ws;
   }
 
   /** The refusal's status and Retry-After. */
   String refusal(URI uri) throws Exception {
-    try {
-      client.connect(uri).get(10, TimeUnit.SECONDS).abort();
-      return "101";
-    } catch (ExecutionException e) {
-      HandshakeException h = (HandshakeException) e.getCause();
-      return h.status() + " Retry-After: " + h.response().headers().first("Retry-After");
-    }
+    HandshakeException h = CountingEcho.refusal(client, uri);
+    return h == null ? "101" : h.status() + " Retry-After: " + h.response().headers().first("Retry-After");
   }
 
   /** Closes a client socket and waits until the server has counted the close. */
   void closeOne(WebSocket ws) throws Exception {
-    closes = new CountDownLatch(1);
     ws.close().get(10, TimeUnit.SECONDS);
-    assertThat(closes.await(10, TimeUnit.SECONDS)).isTrue();
+    echo.awaitClosed(1);
   }
 
   @ParameterizedTest

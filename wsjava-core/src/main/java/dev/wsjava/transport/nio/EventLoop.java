@@ -68,8 +68,7 @@ final class EventLoop implements Executor, AutoCloseable {
   private final CompletableFuture<Void> terminated = new CompletableFuture<>();
   private final long spinNanos;
   private boolean handledIo; // whether the last turn's select found a ready channel
-  private int spinSkips; // turns left that block without spinning
-  private int spinBackoff; // turns to skip after the next fruitless spin, doubled each time
+  private final SpinBackoff spinBackoff = new SpinBackoff(MAX_SPIN_BACKOFF);
   private long spins;
   private long fruitlessSpins;
   private long timerSeq;
@@ -320,7 +319,7 @@ final class EventLoop implements Executor, AutoCloseable {
         handledIo
             && spinNanos > 0
             && selector.keys().size() <= MAX_SPIN_CHANNELS
-            && --spinSkips < 0;
+            && spinBackoff.maySpin();
     int ready = spin ? spin() : 0;
     if (ready == 0) {
       long timeoutMillis = selectTimeoutMillis();
@@ -355,15 +354,13 @@ final class EventLoop implements Executor, AutoCloseable {
     do {
       int ready = tasks.isEmpty() && !stopping ? selector.selectNow(this::onSelected) : 0;
       if (ready > 0 || !tasks.isEmpty() || stopping) {
-        spinBackoff = 0;
-        spinSkips = 0;
+        spinBackoff.found();
         return ready;
       }
       Thread.yield();
     } while (System.nanoTime() - end < 0);
     fruitlessSpins++;
-    spinBackoff = Math.min(Math.max(1, 2 * spinBackoff), MAX_SPIN_BACKOFF);
-    spinSkips = spinBackoff;
+    spinBackoff.foundNothing();
     return 0;
   }
 

@@ -241,10 +241,10 @@ class BlockingConnectionTest {
     Recorder client = Recorder.quiet();
     Connection c = connect(server, ConnectionConfig.DEFAULTS, client);
     Recorder remote = nextServerSide();
-    Thread.sleep(900);
+    // Each ping follows 100 ms of quiet: four pongs back mean 400 ms, past the idle timeout.
+    remote.awaitPongs(4);
     assertThat(c.isOpen()).isTrue();
-    assertThat(client.pings.get()).as("pings the client answered").isGreaterThanOrEqualTo(3);
-    assertThat(remote.pongs.get()).isGreaterThanOrEqualTo(3);
+    assertThat(client.pings.get()).as("pings the client answered").isGreaterThanOrEqualTo(4);
     assertThat(remote.errors).isEmpty();
     c.close(CloseCode.NORMAL, "").get(5, TimeUnit.SECONDS);
   }
@@ -267,10 +267,7 @@ class BlockingConnectionTest {
     assertThat(remote.close().code()).isEqualTo(CloseCode.ABNORMAL);
     assertThat(remote.errors).singleElement().isInstanceOf(TimeoutException.class);
     // onClose comes before the socket closes (and the server forgets it): wait, bounded
-    for (int i = 0; i < 500 && server.openConnections() > 0; i++) {
-      Thread.sleep(10);
-    }
-    assertThat(server.openConnections()).isZero();
+    BlockingServerTest.await(() -> server.openConnections() == 0, "the server forgot it");
   }
 
   @Test
@@ -283,7 +280,7 @@ class BlockingConnectionTest {
                 try (RawPeer peer = RawPeer.acceptRequest(listener)) {
                   peer.write(peer.switching());
                   peer.readFrame(); // the close, never answered
-                  Thread.sleep(5000);
+                  peer.atEnd(); // until the client gives up and drops TCP
                 } catch (Exception e) {
                   // the test ends it
                 }
@@ -390,12 +387,12 @@ class BlockingConnectionTest {
     resources.add(server);
     RawPeer peer = RawPeer.upgradedClient(server.port());
     Recorder remote = sides.poll(5, TimeUnit.SECONDS);
-    remote.opened.get(5, TimeUnit.SECONDS);
-    Thread.sleep(100); // let the write fill the buffers and block
+    Connection c = remote.opened.get(5, TimeUnit.SECONDS);
+    BlockingServerTest.await(() -> c.queuedBytes() > 0, "the long write under way");
     peer.socket.setSoLinger(true, 0);
     peer.close(); // RST
     assertThat(remote.close().code()).isEqualTo(CloseCode.ABNORMAL);
-    Thread.sleep(50);
+    c.closed().get(5, TimeUnit.SECONDS); // completed after the one report of the close
     assertThat(remote.errors).singleElement().isInstanceOf(java.io.IOException.class);
     assertThat(remote.closes.get()).isEqualTo(1);
     assertThat(server.openConnections()).isZero();
@@ -471,9 +468,18 @@ class BlockingConnectionTest {
   void aPausedConnectionIsNotTakenForIdleAndItsTimersRunAgainOnceResumed() throws Exception {
     BlockingServer server = server(ConnectionConfig.DEFAULTS, true);
     Recorder client = pausedOnOpen(); // a reader that has fallen behind, not a quiet peer
-    Connection c = connect(server, Configs.idle(Duration.ofMillis(200), Configs.NONE), client);
+    ConnectionConfig idle = Configs.idle(Duration.ofMillis(200), Configs.NONE);
+    Connection c = connect(server, idle, client);
     Recorder remote = nextServerSide();
-    Thread.sleep(800); // four idle timeouts
+    // A witness opened after it, with the same timeout and as quiet but reading: its idle
+    // timeout closing it means the paused connection's came and went too (the timers run in
+    // deadline order). Twice: two idle timeouts and more have gone by.
+    for (int round = 0; round < 2; round++) {
+      Recorder witness = Recorder.quiet();
+      connect(server, idle, witness);
+      assertThat(witness.close().code()).isEqualTo(CloseCode.GOING_AWAY);
+      nextServerSide();
+    }
     assertThat(c.isOpen()).isTrue();
     assertThat(client.errors).isEmpty();
     long resumed = System.nanoTime();
@@ -517,9 +523,7 @@ class BlockingConnectionTest {
     Thread writer =
         Thread.ofVirtual()
             .start(() -> sends.add(c.sendMessage(Opcode.BINARY, ByteBuffer.allocate(16 << 20))));
-    for (int i = 0; i < 1000 && c.queuedBytes() == 0; i++) {
-      Thread.sleep(1); // until the big message is queued
-    }
+    BlockingServerTest.await(() -> c.queuedBytes() > 0, "the big message queued");
     ExecutionException refused = null;
     for (int i = 0; i < 1000 && refused == null; i++) {
       Thread.sleep(5);
@@ -567,7 +571,9 @@ class BlockingConnectionTest {
     c.abort();
     assertThat(client.close().code()).isEqualTo(CloseCode.ABNORMAL);
     assertThat(remote.close().code()).isEqualTo(CloseCode.ABNORMAL);
-    Thread.sleep(50);
+    // Both futures complete after the close was reported (or found reported): none can follow.
+    c.closed().get(5, TimeUnit.SECONDS);
+    remote.opened.get(5, TimeUnit.SECONDS).closed().get(5, TimeUnit.SECONDS);
     assertThat(client.closes.get()).isEqualTo(1);
     assertThat(remote.closes.get()).isEqualTo(1);
   }

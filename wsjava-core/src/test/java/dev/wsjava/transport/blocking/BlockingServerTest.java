@@ -103,13 +103,7 @@ class BlockingServerTest {
   }
 
   static void await(BooleanSupplier condition, String what) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("not within 10 s: " + what);
-      }
-      Thread.sleep(5);
-    }
+    dev.wsjava.Await.until(what, Duration.ofSeconds(10), condition);
   }
 
   // ---------------------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -26,6 +27,7 @@ class Recorder implements ConnectionHandler {
   final AtomicInteger closes = new AtomicInteger();
   final AtomicInteger pings = new AtomicInteger();
   final AtomicInteger pongs = new AtomicInteger();
+  private final Semaphore pongsSeen = new Semaphore(0);
   final AtomicInteger writables = new AtomicInteger();
 
   Recorder(boolean echo) {
@@ -54,6 +56,14 @@ class Recorder implements ConnectionHandler {
     return closed.get(10, TimeUnit.SECONDS);
   }
 
+  /** Waits, at most 10 s, until {@code count} pongs have arrived in all. */
+  void awaitPongs(int count) throws InterruptedException {
+    if (!pongsSeen.tryAcquire(count, 10, TimeUnit.SECONDS)) {
+      throw new AssertionError(pongs.get() + " pongs of " + count + " within 10 s; errors " + errors);
+    }
+    pongsSeen.release(count);
+  }
+
   @Override
   public void onOpen(Connection c) {
     opened.complete(c);
@@ -77,6 +87,7 @@ class Recorder implements ConnectionHandler {
   @Override
   public void onPong(Connection c, ByteBuffer payload) {
     pongs.incrementAndGet();
+    pongsSeen.release();
   }
 
   @Override

@@ -55,13 +55,7 @@ class HttpFrontTest {
   }
 
   static void await(NioServer s) throws InterruptedException {
-    long deadline = System.nanoTime() + WAIT.toNanos();
-    while (s.openConnections() > 0) {
-      if (System.nanoTime() - deadline > 0) {
-        throw new AssertionError("connections left open: " + s.openConnections());
-      }
-      Thread.sleep(5);
-    }
+    dev.wsjava.Await.until("no connection left open", WAIT, () -> s.openConnections() == 0);
   }
 
   /** Reads one response with a Content-Length body; returns head and body. */

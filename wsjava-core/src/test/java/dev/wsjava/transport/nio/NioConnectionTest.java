@@ -11,7 +11,9 @@ import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -190,24 +192,21 @@ class NioConnectionTest {
   // ---- the read after answering ----
 
   /**
-   * Request and answer, a millisecond apart, until the read after answering is skipped 127 events
-   * in a row.
+   * Request and answer until the read after answering is skipped 127 events in a row, returning
+   * the back-off seen after each answer. Before each next request the peer asks the loop for the
+   * back-off: that task runs only after the event that wrote the answer has ended, read after
+   * answering included, so every such read finds the socket empty, whatever the scheduler does.
    */
-  static void backOffFully(RawPeer peer, NioConnection c) throws Exception {
+  static List<Integer> backOffFully(RawPeer peer, NioConnection c) throws Exception {
     byte[] request = peer.frame(Opcode.BINARY, new byte[16]);
-    // Misses in a row skip 7, 15, 31, 63 and then 127 events: the fifth comes with the 249th
-    // answer. Without the pause the next request often arrives before that read (a hit, which
-    // starts the back-off over); a loop thread held up for a millisecond still may: keep going.
-    int rounds = 0;
-    while (c.currentRereadBackoff().get(WAIT.toMillis(), TimeUnit.MILLISECONDS) < 127) {
-      assertThat(rounds).as("answers before the back-off reached 127").isLessThan(2_000);
-      for (int i = 0; i < 50; i++) {
-        peer.send(request);
-        assertThat(peer.readFrame().payload()).hasSize(16);
-        Thread.sleep(1);
-      }
-      rounds += 50;
+    List<Integer> seen = new ArrayList<>();
+    while (seen.isEmpty() || seen.getLast() < 127) {
+      assertThat(seen).as("answers before the back-off reached 127").hasSizeLessThan(2_000);
+      peer.send(request);
+      assertThat(peer.readFrame().payload()).hasSize(16);
+      seen.add(c.currentRereadBackoff().get(WAIT.toMillis(), TimeUnit.MILLISECONDS));
     }
+    return seen;
   }
 
   @Test
@@ -216,9 +215,22 @@ class NioConnectionTest {
       peer.socket.setTcpNoDelay(true);
       NioConnection conn = (NioConnection) c;
       assertThat(conn.currentRereadBackoff().get(WAIT.toMillis(), TimeUnit.MILLISECONDS)).isZero();
-      backOffFully(peer, conn);
-      assertThat(conn.currentRereadBackoff().get(WAIT.toMillis(), TimeUnit.MILLISECONDS))
-          .isEqualTo(127);
+      List<Integer> seen = backOffFully(peer, conn);
+      // Each read after answering finds nothing: it skips 7, then 15, 31, 63 and 127 events (twice
+      // as many plus one each time), so the misses come with answers 1, 9, 25, 57 and 121.
+      assertThat(seen).hasSize(121);
+      assertThat(seen.subList(0, 8)).containsOnly(7);
+      assertThat(seen.subList(8, 24)).containsOnly(15);
+      assertThat(seen.subList(24, 56)).containsOnly(31);
+      assertThat(seen.subList(56, 120)).containsOnly(63);
+      // And it stays at 127: the next miss, with answer 249, keeps it there.
+      byte[] request = peer.frame(Opcode.BINARY, new byte[16]);
+      for (int i = 122; i <= 250; i++) {
+        peer.send(request);
+        assertThat(peer.readFrame().payload()).hasSize(16);
+        assertThat(conn.currentRereadBackoff().get(WAIT.toMillis(), TimeUnit.MILLISECONDS))
+            .as("back-off after answer " + i).isEqualTo(127);
+      }
     });
   }
 
