@@ -145,9 +145,7 @@ class ServerLimitsTest {
     assertThat(b.receive(Duration.ofSeconds(10))).isEqualTo(new Message.Text("xy"));
     assertThat(server.stats().bytesOut()).isEqualTo(7);
 
-    closes = new CountDownLatch(1);
-    a.close(1000, "").get(10, TimeUnit.SECONDS);
-    assertThat(closes.await(10, TimeUnit.SECONDS)).isTrue();
+    closeOne(a);
     b.sendText("z");
     assertThat(b.receive(Duration.ofSeconds(10))).isEqualTo(new Message.Text("z"));
     WebSocketServer.Stats stats = server.stats();
