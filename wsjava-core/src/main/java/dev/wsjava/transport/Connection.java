@@ -95,6 +95,8 @@ public abstract class Connection {
   protected static final int PAUSE_MEMORY = 2;
   /** Reading waits until what was sent has been written. */
   protected static final int PAUSE_DRAIN = 4;
+  /** Reading waits until the consumer of a streamed message took the piece in hand. */
+  protected static final int PAUSE_STREAM = 16;
 
   /** Sends in flight a connection's first pending deque holds before it grows. */
   private static final int INITIAL_PENDING = 4;
@@ -361,6 +363,36 @@ public abstract class Connection {
   }
 
   /**
+   * Stops reading at once, even inside what was already read, or resumes: for a consumer of a
+   * streamed message that holds a piece and takes no more until it has used it. Called inside
+   * {@link ConnectionHandler#onMessagePart} on the I/O thread to stop, from any thread to resume.
+   *
+   * @param paused true to stop reading, false to resume
+   */
+  public final void pauseReadingForStream(boolean paused) {
+    if (paused) {
+      ReentrantLock lock = lock();
+      lock.lock();
+      try {
+        session.pause();
+      } finally {
+        lock.unlock();
+      }
+    }
+    setPaused(PAUSE_STREAM, paused);
+  }
+
+  /**
+   * Returns whether data messages reach the handler piece by piece ({@link
+   * ConnectionHandler#onMessagePart}) rather than whole.
+   *
+   * @return true when messages are streamed
+   */
+  public final boolean streamsMessages() {
+    return config.session().streamMessages();
+  }
+
+  /**
    * Flow control: stops reading this connection until everything queued to send has been
    * written, then resumes by itself. Inside an event, the rest of what was already read waits too.
    * Does nothing when nothing is queued.
@@ -530,6 +562,7 @@ public abstract class Connection {
     int before = in.remaining();
     long stalled;
     boolean midMessage;
+    boolean feedAgain;
     ReentrantLock lock = lock();
     lock.lock();
     try {
@@ -544,6 +577,7 @@ public abstract class Connection {
       chargeOutbound();
       stalled = session.stalledFor();
       midMessage = session.midMessage();
+      feedAgain = session.mustFeedAgain();
     } finally {
       lock.unlock();
     }
@@ -560,7 +594,7 @@ public abstract class Connection {
       return false;
     }
     memory.progressed();
-    return !in.hasRemaining();
+    return !in.hasRemaining() && !feedAgain;
   }
 
   /** Applies the slow-trickle rule to a read; asks the transport for a timer while it watches. */
@@ -1014,6 +1048,16 @@ public abstract class Connection {
       beginEvent();
       try {
         handler.onMessage(Connection.this, type, payload);
+      } finally {
+        endEvent();
+      }
+    }
+
+    @Override
+    public void onMessagePart(Opcode type, ByteBuffer chunk, boolean last) {
+      beginEvent();
+      try {
+        handler.onMessagePart(Connection.this, type, chunk, last);
       } finally {
         endEvent();
       }
