@@ -177,8 +177,14 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
     enqueue(c, m);
   }
 
-  /** Puts a message in the inbox; reading pauses while it is full. */
+  /**
+   * Puts a message in the inbox; reading pauses while it is full, or while the memory budget is
+   * spent and the inbox holds messages (charged until taken).
+   */
   private void enqueue(Connection c, Object m) {
+    if (m instanceof Message message) {
+      c.chargeHeld(heldBytes(message));
+    }
     inbox.add(m);
     synchronized (inbox) {
       if (!readPaused && inbox.size() >= INBOX_HIGH) {
@@ -441,6 +447,9 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
       inbox.add(closed); // every later receive() sees the close too
       throw closed.cause();
     }
+    if (o instanceof Message m) {
+      conn().releaseHeld(heldBytes(m));
+    }
     synchronized (inbox) {
       if (readPaused && inbox.size() <= INBOX_LOW) {
         readPaused = false;
@@ -448,6 +457,11 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
       }
     }
     return o;
+  }
+
+  /** What a message in the inbox is charged to the memory budget: its chars, or its bytes. */
+  private static long heldBytes(Message m) {
+    return m instanceof Message.Text t ? t.text().length() : ((Message.Binary) m).data().capacity();
   }
 
   @Override

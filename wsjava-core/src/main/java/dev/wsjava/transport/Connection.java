@@ -62,6 +62,10 @@ public abstract class Connection {
   private long outboundCharged;
   /** Reading waits until the outbound queue is empty ({@link #pauseReadingUntilSent()}). */
   private boolean drainPause;
+  /** Bytes of received messages the application holds (see {@link #chargeHeld}); under lock. */
+  private long heldByApp;
+  /** Whether reading waits for the application to take what it holds; under lock. */
+  private boolean heldPause;
   /** The slow-trickle rule, made when a read first ends inside a message; reading thread only. */
   private ProgressWatch progress;
   private volatile long lastReceiveNanos = System.nanoTime();
@@ -97,6 +101,8 @@ public abstract class Connection {
   protected static final int PAUSE_DRAIN = 4;
   /** Reading waits until the consumer of a streamed message took the piece in hand. */
   protected static final int PAUSE_STREAM = 16;
+  /** Reading waits until the application took messages it holds, the budget being spent. */
+  protected static final int PAUSE_HELD = 32;
 
   /** Sends in flight a connection's first pending deque holds before it grows. */
   private static final int INITIAL_PENDING = 4;
@@ -380,6 +386,60 @@ public abstract class Connection {
       }
     }
     setPaused(PAUSE_STREAM, paused);
+  }
+
+  /**
+   * Charges received messages the application holds and has not taken yet (the pull-style inbox)
+   * to the memory budget, as an overdraft: nothing is refused, but when the budget is spent the
+   * connection stops being read until the application takes them ({@link #releaseHeld}).
+   *
+   * @param bytes the size of a message just handed over
+   */
+  public final void chargeHeld(long bytes) {
+    ReentrantLock lock = lock();
+    lock.lock();
+    try {
+      heldByApp += bytes;
+      memory.chargeOver(bytes);
+      if (!heldPause && budgetSpent() && session.state() != Session.State.CLOSED) {
+        heldPause = true;
+        setPaused(PAUSE_HELD, true); // under the lock: a release cannot slip in before it
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Gives back what {@link #chargeHeld} charged for a message the application took; reading
+   * resumes when the budget has room again, or when the application holds nothing more.
+   *
+   * @param bytes the size the message was charged with
+   */
+  public final void releaseHeld(long bytes) {
+    ReentrantLock lock = lock();
+    lock.lock();
+    try {
+      long n = Math.min(bytes, heldByApp);
+      heldByApp -= n;
+      memory.release(n);
+      if (heldPause && (heldByApp == 0 || !budgetSpent())) {
+        heldPause = false;
+        setPaused(PAUSE_HELD, false);
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Whether the memory budget is spent: every byte of it is in use (grants an account keeps in
+   * hand without using them count as free). Call with the lock held.
+   */
+  private boolean budgetSpent() {
+    MemoryBudget budget = memory.budget();
+    long spare = memory.held() - memory.used();
+    return budget.reserved() - spare >= budget.capacity();
   }
 
   /**
@@ -947,7 +1007,8 @@ public abstract class Connection {
       report = opened && !closeReported;
       closeReported = true;
       outboundCharged = 0;
-      memory.releaseAll(); // the queue and the message being read are dropped with the socket
+      heldByApp = 0;
+      memory.releaseAll(); // the queue, the message being read and the inbox's charge go with it
       code = session.closeCode();
       reason = session.closeReason();
     } finally {
