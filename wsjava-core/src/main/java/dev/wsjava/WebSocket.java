@@ -139,6 +139,25 @@ public interface WebSocket {
   Message receive(Duration timeout) throws WebSocketClosedException, InterruptedException;
 
   /**
+   * Waits for the next message as a stream (pull style, for connections made without a listener
+   * whose configuration streams messages: {@link WebSocketConfig.Builder#streamMessages}). The
+   * stream yields the message's bytes as they arrive and ends with the message; this connection is
+   * not read while a piece it delivered has not been read from the stream, so a message of any size
+   * is taken in constant memory and a slow reader slows the peer through TCP. Read each stream to
+   * its end (or close it, which skips the rest of the message) before the next message can flow.
+   * When the connection closes inside a message, the stream's read throws {@link
+   * WebSocketClosedException}.
+   *
+   * @return the next message's stream
+   * @throws WebSocketClosedException when the connection closed before the next message began
+   * @throws InterruptedException when the waiting thread is interrupted
+   * @throws IllegalStateException when the connection has a listener, or does not stream messages
+   */
+  default MessageStream receiveStream() throws WebSocketClosedException, InterruptedException {
+    throw new IllegalStateException(getClass().getSimpleName() + " does not stream messages");
+  }
+
+  /**
    * Returns whether messages may still be sent and received (no close sent or received yet).
    *
    * @return true while open

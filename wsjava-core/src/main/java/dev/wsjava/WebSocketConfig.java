@@ -47,6 +47,13 @@ import java.util.Objects;
  *     message is incomplete the peer must send at least this many bytes per {@code progressWindow},
  *     or it is closed (1008); 0 turns the rule off
  * @param progressWindow the window of that rule
+ * @param streamMessages whether data messages are delivered piece by piece as they arrive ({@link
+ *     WebSocketListener#onMessagePart}, or {@link WebSocket#receiveStream()} without a listener)
+ *     instead of whole: an application then takes messages far larger than its share of the
+ *     memory budget in constant memory. The frame limit and the UTF-8 check of text still apply;
+ *     the message limit of {@code limits} does not, {@code maxStreamedMessageSize} does
+ * @param maxStreamedMessageSize the largest streamed message (1009 past it); {@link
+ *     Long#MAX_VALUE} for no bound (the default)
  */
 public record WebSocketConfig(
     Transport transport,
@@ -68,7 +75,9 @@ public record WebSocketConfig(
     long memoryBudget,
     Duration memoryStallTimeout,
     long minProgressBytes,
-    Duration progressWindow) {
+    Duration progressWindow,
+    boolean streamMessages,
+    long maxStreamedMessageSize) {
 
   /** The read size of a server, and of a blocking client: a 64 KiB message in one read. */
   public static final int DEFAULT_READ_BUFFER_SIZE = ConnectionConfig.DEFAULT_READ_BUFFER_SIZE;
@@ -105,6 +114,8 @@ public record WebSocketConfig(
    * @param memoryStallTimeout positive
    * @param minProgressBytes zero or positive
    * @param progressWindow positive
+   * @param streamMessages whether messages are streamed
+   * @param maxStreamedMessageSize zero or positive
    */
   public WebSocketConfig {
     Objects.requireNonNull(transport, "transport");
@@ -115,6 +126,7 @@ public record WebSocketConfig(
     }
     EventLoopGroup.checkSpin(eventLoopSpin);
     new ConnectionConfig.Progress(progressWindow, minProgressBytes); // checks both
+    limits.withMaxMessageSize(maxStreamedMessageSize); // checks it as a message limit
     if (memoryBudget != 0) {
       new MemoryBudget(memoryBudget, memoryStallTimeout, System::nanoTime); // checks both
     } else {
@@ -155,7 +167,9 @@ public record WebSocketConfig(
         0,
         MemoryBudget.DEFAULT_STALL_TIMEOUT,
         ConnectionConfig.Progress.DEFAULT_MIN_BYTES,
-        ConnectionConfig.Progress.DEFAULT_WINDOW);
+        ConnectionConfig.Progress.DEFAULT_WINDOW,
+        false,
+        Long.MAX_VALUE);
   }
 
   /**
@@ -184,7 +198,10 @@ public record WebSocketConfig(
   ConnectionConfig connectionConfig(boolean nioClient) {
     int defaultRead = nioClient ? NIO_CLIENT_READ_BUFFER_SIZE : DEFAULT_READ_BUFFER_SIZE;
     return new ConnectionConfig(
-        new SessionConfig(limits, true, false),
+        new SessionConfig(
+            streamMessages ? limits.withMaxMessageSize(maxStreamedMessageSize) : limits,
+            true,
+            streamMessages),
         maxQueuedBytes,
         handshakeTimeout,
         idleTimeout,
@@ -219,6 +236,8 @@ public record WebSocketConfig(
     private Duration memoryStallTimeout;
     private long minProgressBytes;
     private Duration progressWindow;
+    private boolean streamMessages;
+    private long maxStreamedMessageSize;
 
     private Builder(WebSocketConfig c) {
       transport = c.transport;
@@ -241,6 +260,32 @@ public record WebSocketConfig(
       memoryStallTimeout = c.memoryStallTimeout;
       minProgressBytes = c.minProgressBytes;
       progressWindow = c.progressWindow;
+      streamMessages = c.streamMessages;
+      maxStreamedMessageSize = c.maxStreamedMessageSize;
+    }
+
+    /**
+     * Delivers data messages piece by piece as they arrive instead of whole: see {@link
+     * WebSocketConfig#streamMessages()}. Off by default.
+     *
+     * @param value true to stream
+     * @return this builder
+     */
+    public Builder streamMessages(boolean value) {
+      streamMessages = value;
+      return this;
+    }
+
+    /**
+     * Bounds the size of a streamed message (closed with 1009 past it); the message limit of
+     * {@link #limits} applies to whole messages only.
+     *
+     * @param bytes zero or positive; {@link Long#MAX_VALUE} (the default) for no bound
+     * @return this builder
+     */
+    public Builder maxStreamedMessageSize(long bytes) {
+      maxStreamedMessageSize = bytes;
+      return this;
     }
 
     /**
@@ -466,7 +511,7 @@ public record WebSocketConfig(
           transport, limits, deflate, subprotocols, maxQueuedBytes, handshakeTimeout, idleTimeout,
           pingInterval, closeTimeout, readBufferSize, eventLoops, eventLoopSpin, pongTimeout, socketSendBuffer,
           socketReceiveBuffer, tcpNoDelay, memoryBudget, memoryStallTimeout, minProgressBytes,
-          progressWindow);
+          progressWindow, streamMessages, maxStreamedMessageSize);
     }
   }
 }

@@ -40,6 +40,7 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
   // and the connection would stay paused for good.
   private boolean readPaused;
   private volatile Fragments fragments; // made by the first fragment sent: see fragments()
+  private MessageStream streaming; // the streamed message being received (pull style); I/O thread
   private final java.util.function.Consumer<WebSocketImpl> onOpen;
   /** Its topics, once {@link Topics#subscribe} was first called on it; null for most. */
   volatile TopicSubscriber subscriber;
@@ -172,12 +173,47 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
         type == Opcode.TEXT
             ? new Message.Text(utf8(payload))
             : new Message.Binary(ByteBuffer.allocate(payload.remaining()).put(payload).flip());
+    enqueue(c, m);
+  }
+
+  /**
+   * Puts a message in the inbox; reading pauses while it is full, or while the memory budget is
+   * spent and the inbox holds messages (charged until taken).
+   */
+  private void enqueue(Connection c, Object m) {
+    if (m instanceof Message message) {
+      c.chargeHeld(heldBytes(message));
+    }
     inbox.add(m);
     synchronized (inbox) {
       if (!readPaused && inbox.size() >= INBOX_HIGH) {
         readPaused = true;
         c.pauseReading(true);
       }
+    }
+  }
+
+  @Override
+  public void onMessagePart(Connection c, Opcode type, ByteBuffer chunk, boolean last) {
+    if (listener != null) {
+      listener.onMessagePart(this, type == Opcode.TEXT, chunk, last);
+      return;
+    }
+    MessageStream s = streaming;
+    if (s == null) {
+      s = streaming =
+          new MessageStream(
+              type == Opcode.TEXT,
+              () -> c.pauseReadingForStream(true),
+              () -> c.pauseReadingForStream(false));
+      enqueue(c, s);
+    }
+    if (chunk.hasRemaining()) {
+      s.offer(chunk); // the connection reads no more until the reader took it
+    }
+    if (last) {
+      s.end();
+      streaming = null;
     }
   }
 
@@ -223,7 +259,13 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
     if (listener != null) {
       listener.onClose(this, code, reason);
     } else {
-      inbox.add(new Closed(new WebSocketClosedException(code, reason)));
+      WebSocketClosedException closed = new WebSocketClosedException(code, reason);
+      MessageStream m = streaming;
+      if (m != null) {
+        streaming = null;
+        m.fail(closed); // the message being streamed ends here
+      }
+      inbox.add(new Closed(closed));
     }
   }
 
@@ -366,28 +408,44 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
 
   @Override
   public Message receive() throws WebSocketClosedException, InterruptedException {
-    return take(inboxOrThrow().take());
+    return (Message) take(inboxOrThrow(false).take());
   }
 
   @Override
   public Message receive(Duration timeout) throws WebSocketClosedException, InterruptedException {
-    Object o = inboxOrThrow().poll(timeout.toNanos(), TimeUnit.NANOSECONDS);
-    return o == null ? null : take(o);
+    Object o = inboxOrThrow(false).poll(timeout.toNanos(), TimeUnit.NANOSECONDS);
+    return o == null ? null : (Message) take(o);
   }
 
-  private LinkedBlockingQueue<Object> inboxOrThrow() {
+  @Override
+  public MessageStream receiveStream() throws WebSocketClosedException, InterruptedException {
+    return (MessageStream) take(inboxOrThrow(true).take());
+  }
+
+  private LinkedBlockingQueue<Object> inboxOrThrow(boolean streams) {
     if (inbox == null) {
       throw new IllegalStateException(
           "this connection delivers messages to its listener; receive() is for connections made"
               + " without one");
     }
+    Connection c = connection;
+    if (c != null && c.streamsMessages() != streams) {
+      throw new IllegalStateException(
+          streams
+              ? "this connection delivers whole messages: use receive(), or configure"
+                  + " streamMessages(true) for receiveStream()"
+              : "this connection streams messages (streamMessages(true)): use receiveStream()");
+    }
     return inbox;
   }
 
-  private Message take(Object o) throws WebSocketClosedException {
+  private Object take(Object o) throws WebSocketClosedException {
     if (o instanceof Closed closed) {
       inbox.add(closed); // every later receive() sees the close too
       throw closed.cause();
+    }
+    if (o instanceof Message m) {
+      conn().releaseHeld(heldBytes(m));
     }
     synchronized (inbox) {
       if (readPaused && inbox.size() <= INBOX_LOW) {
@@ -395,7 +453,12 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
         conn().pauseReading(false);
       }
     }
-    return (Message) o;
+    return o;
+  }
+
+  /** What a message in the inbox is charged to the memory budget: its chars, or its bytes. */
+  private static long heldBytes(Message m) {
+    return m instanceof Message.Text t ? t.text().length() : ((Message.Binary) m).data().capacity();
   }
 
   @Override

@@ -37,6 +37,22 @@ public interface WebSocketListener {
   default void onBinary(WebSocket ws, ByteBuffer data) {}
 
   /**
+   * A piece of a data message arrived, when the configuration streams messages ({@link
+   * WebSocketConfig.Builder#streamMessages}); {@link #onText} and {@link #onBinary} are then not
+   * called. Pieces come in order, each as it was read (a frame may come in several pieces, a piece
+   * is never larger than a read or an inflated chunk), and the next is not read before this call
+   * returns: a slow consumer slows the peer through TCP, and a message of any size is taken in
+   * constant memory. The UTF-8 of text has been checked up to this piece (a character may be split
+   * between pieces); an invalid byte later closes the connection with 1007 and {@link #onError}.
+   *
+   * @param ws the connection
+   * @param text whether the message is text (UTF-8) rather than binary
+   * @param part the piece, possibly empty, valid only during the call
+   * @param last whether this piece ends the message
+   */
+  default void onMessagePart(WebSocket ws, boolean text, ByteBuffer part, boolean last) {}
+
+  /**
    * A ping arrived; the pong has been sent for you.
    *
    * @param ws the connection

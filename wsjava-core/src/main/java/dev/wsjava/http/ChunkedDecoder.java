@@ -48,7 +48,8 @@ final class ChunkedDecoder {
   /**
    * Consumes chunked bytes from {@code in}, moving the chunk data into {@code body}.
    *
-   * @return true when the body ended; {@code in} is then positioned just past it
+   * @return true when the body ended; {@code in} is then positioned just past it. False with
+   *     bytes left in {@code in} when the body waits for memory ({@link BodyBuffer#wanted()})
    * @throws RequestException 400 for malformed chunks, 413 when the body passes the body's room,
    *     431 when the trailer section passes its limit
    */
@@ -56,10 +57,13 @@ final class ChunkedDecoder {
     while (state != State.DONE && in.hasRemaining()) {
       if (state == State.DATA) {
         int n = (int) Math.min(chunkSize, in.remaining());
-        body.take(in, n);
-        chunkSize -= n;
+        int taken = body.take(in, n);
+        chunkSize -= taken;
         if (chunkSize == 0) {
           state = State.DATA_CR;
+        }
+        if (taken < n) {
+          return false; // the body waits for memory: the rest stays in `in`
         }
         continue;
       }

@@ -9,6 +9,8 @@ import dev.wsjava.session.OutboundQueue;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
+import java.util.function.LongConsumer;
+import java.util.function.LongPredicate;
 
 /**
  * RFC 9112 §9: one HTTP/1.1 connection of a server, without I/O. Fed the bytes that arrive, it
@@ -82,6 +84,10 @@ public final class HttpConnection<T> {
   private BodyBuffer body;
   private long bodyRemaining;
   private ChunkedDecoder chunked;
+  // The connection's share of the memory budget, charged with bodies; null: not counted.
+  private LongPredicate charge;
+  private LongConsumer release;
+  private long stalledFor;
 
   /**
    * Opens a connection.
@@ -96,6 +102,30 @@ public final class HttpConnection<T> {
     this.limits = Objects.requireNonNull(limits, "limits");
     this.parser = HttpHeadParser.forRequests(limits.head());
     this.waitStart = nowNanos;
+  }
+
+  /**
+   * Charges the request bodies this connection holds to the memory budget (a transport passes its
+   * account's {@code charge} and {@code release}); when the budget has no room, {@link #receive}
+   * stops consuming and reports {@link #stalledFor()}. Call before the first receive.
+   *
+   * @param charge charges bytes, false (charging nothing) when the budget has no room
+   * @param release gives charged bytes back
+   */
+  public void chargeMemoryTo(LongPredicate charge, LongConsumer release) {
+    this.charge = Objects.requireNonNull(charge, "charge");
+    this.release = Objects.requireNonNull(release, "release");
+  }
+
+  /**
+   * Returns how many bytes of memory the last {@link #receive} waits for: when it is not 0, that
+   * call stopped inside a request body and left the rest of its input unconsumed, to be fed again
+   * once the budget has room (the transport stops reading meanwhile, so TCP slows the client).
+   *
+   * @return bytes wanted, or 0
+   */
+  public long stalledFor() {
+    return stalledFor;
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -119,6 +149,7 @@ public final class HttpConnection<T> {
     if (state == State.UPGRADED) {
       throw new IllegalStateException("the connection was upgraded: feed the WebSocket session");
     }
+    stalledFor = 0;
     while (in.hasRemaining() && (state == State.HEAD || state == State.BODY)) {
       if (state == State.HEAD) {
         if (!requestStarted) {
@@ -141,6 +172,9 @@ public final class HttpConnection<T> {
         onHead(head, in, nowNanos);
       } else {
         readBody(in, nowNanos);
+        if (stalledFor > 0) {
+          return null; // the body waits for memory: the rest stays in `in`
+        }
       }
     }
     if (state == State.CLOSING) {
@@ -202,7 +236,10 @@ public final class HttpConnection<T> {
     }
     state = State.BODY;
     chunked = length == BodyLength.CHUNKED ? new ChunkedDecoder(limits.head().maxHeadSize()) : null;
-    body = new BodyBuffer(length == BodyLength.CHUNKED ? limits.maxBodySize() : (int) length);
+    body =
+        length == BodyLength.CHUNKED
+            ? new BodyBuffer(limits.maxBodySize(), false, charge, release)
+            : new BodyBuffer((int) length, true, charge, release);
     bodyRemaining = length;
     if (head.minorVersion() >= 1
         && head.headers().containsToken("Expect", "100-continue")
@@ -228,8 +265,7 @@ public final class HttpConnection<T> {
         done = chunked.decode(in, body);
       } else {
         int n = (int) Math.min(in.remaining(), bodyRemaining);
-        body.take(in, n);
-        bodyRemaining -= n;
+        bodyRemaining -= body.take(in, n);
         done = bodyRemaining == 0;
       }
     } catch (RequestException e) {
@@ -237,10 +273,16 @@ public final class HttpConnection<T> {
       return;
     }
     if (done) {
-      HttpRequest whole = request.withBody(body.toBuffer());
+      BodyBuffer whole = body;
       body = null;
       chunked = null;
-      dispatch(whole, now);
+      try {
+        dispatch(request.withBody(whole.toBuffer()), now);
+      } finally {
+        whole.release(); // the handler has answered: what it kept of the body is its own
+      }
+    } else {
+      stalledFor = body.wanted();
     }
   }
 
@@ -306,7 +348,10 @@ public final class HttpConnection<T> {
     closeReason = reason;
     request = null;
     handler = null;
-    body = null;
+    if (body != null) {
+      body.release();
+      body = null;
+    }
     chunked = null;
   }
 

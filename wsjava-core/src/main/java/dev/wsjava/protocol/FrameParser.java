@@ -329,10 +329,21 @@ public final class FrameParser {
   }
 
   /**
-   * Returns whether the input stopped inside something: a header, a payload, or a fragmented
-   * message between its frames.
+   * Returns whether the current frame's payload has been consumed and its {@link
+   * Event#FRAME_END} is still to be reported: the next {@link #next} reports it without needing a
+   * byte.
    *
-   * @return false only at a message boundary
+   * @return true when a frame end waits
+   */
+  public boolean frameEndPending() {
+    return inPayload && payloadLeft == 0;
+  }
+
+  /**
+   * Returns whether the bytes parsed so far stop inside a frame header, a frame's payload, or a
+   * fragmented message.
+   *
+   * @return false at a message boundary
    */
   public boolean midMessage() {
     return headerFill > 0 || (inPayload && payloadLeft > 0) || inMessage;

@@ -49,6 +49,9 @@ final class Inbound {
   /** While an extension decodes a payload chunk: whether the sink may stop it for memory. */
   private boolean mayStall;
 
+  /** Set when the listener paused reading during {@link Session#receive}: stop at once. */
+  boolean pauseRequested;
+
   /** Where events go during {@link Session#receive}; null between calls. */
   SessionListener listener;
 
@@ -228,6 +231,11 @@ final class Inbound {
     checkDecoded(chunk);
     if (streamMessages) {
       listener.onMessagePart(messageType, chunk, false);
+      if (pauseRequested && mayStall) {
+        // The listener cannot take more now: stop the decoder, whose next chunk could be any
+        // size; the compressed bytes it has not read yet go back to the parser.
+        throw MemoryStall.PAUSED;
+      }
       return;
     }
     int n = chunk.remaining();

@@ -12,8 +12,14 @@ import dev.wsjava.protocol.ProtocolException;
 final class MemoryStall extends ProtocolException {
   private static final long serialVersionUID = 1L;
 
-  /** The bytes the connection waits for. */
+  /** The bytes the connection waits for; negative for {@link #PAUSED}. */
   final long wanted;
+
+  /**
+   * Not memory: the listener of a streamed message paused reading while a decoder was emitting;
+   * it stops the decoder the same way.
+   */
+  static final MemoryStall PAUSED = new MemoryStall(-1);
 
   MemoryStall(long wanted) {
     super(CloseCode.MESSAGE_TOO_BIG, "waiting for " + wanted + " bytes of the memory budget");

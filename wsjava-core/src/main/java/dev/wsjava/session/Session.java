@@ -63,6 +63,7 @@ public final class Session {
   private MemoryBudget.Account memory; // null: nothing counted
   private long stalledFor; // bytes the last receive() waits for; 0 when it consumed everything
   private boolean pauseRequested; // receive() returns after the event in progress
+  private boolean feedAgain; // a pause left work that needs no new bytes: see mustFeedAgain()
 
   private State state = State.OPEN;
 
@@ -130,6 +131,18 @@ public final class Session {
    */
   public long stalledFor() {
     return stalledFor;
+  }
+
+  /**
+   * Returns whether the last {@link #receive} was paused ({@link #pause()}) with work left that
+   * needs no new bytes: decoded bytes waiting in an extension's decoder, or the end of a frame
+   * (which may end a message) not reported yet. The same buffer must then be fed again once
+   * reading resumes, even when it is empty.
+   *
+   * @return true when the input must be fed again
+   */
+  public boolean mustFeedAgain() {
+    return feedAgain;
   }
 
   /**
@@ -213,6 +226,7 @@ public final class Session {
     }
     stalledFor = 0;
     pauseRequested = false;
+    feedAgain = false;
     Inbound reader = inbound;
     if (reader == null) {
       // The first byte since the handshake (or bytes that came with it): only now is there a
@@ -221,6 +235,7 @@ public final class Session {
     }
     FrameParser parser = reader.parser;
     reader.listener = listener;
+    reader.pauseRequested = false;
     try {
       while (state != State.CLOSED && !pauseRequested) {
         switch (parser.next(in)) {
@@ -234,7 +249,11 @@ public final class Session {
               reader.onPayload(chunk);
             } catch (MemoryStall stall) {
               parser.giveBack(in, chunk.remaining()); // fed again once memory comes back
-              stalledFor = Math.max(1, stall.wanted);
+              if (stall.wanted < 0) {
+                feedAgain = true; // not memory: the listener paused while inflating
+              } else {
+                stalledFor = Math.max(1, stall.wanted);
+              }
               return;
             }
           }
@@ -253,6 +272,8 @@ public final class Session {
     } finally {
       if (state == State.CLOSED) {
         in.position(in.limit());
+      } else if (pauseRequested && parser.frameEndPending()) {
+        feedAgain = true; // the frame's end (perhaps the message's) needs no byte more
       }
       reader.listener = null;
     }
@@ -274,6 +295,9 @@ public final class Session {
    */
   public void pause() {
     pauseRequested = true;
+    if (inbound != null) {
+      inbound.pauseRequested = true;
+    }
   }
 
   /**

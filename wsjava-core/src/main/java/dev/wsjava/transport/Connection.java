@@ -62,6 +62,10 @@ public abstract class Connection {
   private long outboundCharged;
   /** Reading waits until the outbound queue is empty ({@link #pauseReadingUntilSent()}). */
   private boolean drainPause;
+  /** Bytes of received messages the application holds (see {@link #chargeHeld}); under lock. */
+  private long heldByApp;
+  /** Whether reading waits for the application to take what it holds; under lock. */
+  private boolean heldPause;
   /** The slow-trickle rule, made when a read first ends inside a message; reading thread only. */
   private ProgressWatch progress;
   private volatile long lastReceiveNanos = System.nanoTime();
@@ -95,6 +99,10 @@ public abstract class Connection {
   protected static final int PAUSE_MEMORY = 2;
   /** Reading waits until what was sent has been written. */
   protected static final int PAUSE_DRAIN = 4;
+  /** Reading waits until the consumer of a streamed message took the piece in hand. */
+  protected static final int PAUSE_STREAM = 16;
+  /** Reading waits until the application took messages it holds, the budget being spent. */
+  protected static final int PAUSE_HELD = 32;
 
   /** Sends in flight a connection's first pending deque holds before it grows. */
   private static final int INITIAL_PENDING = 4;
@@ -374,6 +382,90 @@ public abstract class Connection {
   }
 
   /**
+   * Stops reading at once, even inside what was already read, or resumes: for a consumer of a
+   * streamed message that holds a piece and takes no more until it has used it. Called inside
+   * {@link ConnectionHandler#onMessagePart} on the I/O thread to stop, from any thread to resume.
+   *
+   * @param paused true to stop reading, false to resume
+   */
+  public final void pauseReadingForStream(boolean paused) {
+    if (paused) {
+      ReentrantLock lock = lock();
+      lock.lock();
+      try {
+        session.pause();
+      } finally {
+        lock.unlock();
+      }
+    }
+    setPaused(PAUSE_STREAM, paused);
+  }
+
+  /**
+   * Charges received messages the application holds and has not taken yet (the pull-style inbox)
+   * to the memory budget, as an overdraft: nothing is refused, but when the budget is spent the
+   * connection stops being read until the application takes them ({@link #releaseHeld}).
+   *
+   * @param bytes the size of a message just handed over
+   */
+  public final void chargeHeld(long bytes) {
+    ReentrantLock lock = lock();
+    lock.lock();
+    try {
+      heldByApp += bytes;
+      memory.chargeOver(bytes);
+      if (!heldPause && budgetSpent() && session.state() != Session.State.CLOSED) {
+        heldPause = true;
+        setPaused(PAUSE_HELD, true); // under the lock: a release cannot slip in before it
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Gives back what {@link #chargeHeld} charged for a message the application took; reading
+   * resumes when the budget has room again, or when the application holds nothing more.
+   *
+   * @param bytes the size the message was charged with
+   */
+  public final void releaseHeld(long bytes) {
+    ReentrantLock lock = lock();
+    lock.lock();
+    try {
+      long n = Math.min(bytes, heldByApp);
+      heldByApp -= n;
+      memory.release(n);
+      if (heldPause && (heldByApp == 0 || !budgetSpent())) {
+        heldPause = false;
+        setPaused(PAUSE_HELD, false);
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Whether the memory budget is spent: every byte of it is in use (grants an account keeps in
+   * hand without using them count as free). Call with the lock held.
+   */
+  private boolean budgetSpent() {
+    MemoryBudget budget = memory.budget();
+    long spare = memory.held() - memory.used();
+    return budget.reserved() - spare >= budget.capacity();
+  }
+
+  /**
+   * Returns whether data messages reach the handler piece by piece ({@link
+   * ConnectionHandler#onMessagePart}) rather than whole.
+   *
+   * @return true when messages are streamed
+   */
+  public final boolean streamsMessages() {
+    return config.session().streamMessages();
+  }
+
+  /**
    * Flow control: stops reading this connection until everything queued to send has been
    * written, then resumes by itself. Inside an event, the rest of what was already read waits too.
    * Does nothing when nothing is queued.
@@ -543,6 +635,7 @@ public abstract class Connection {
     int before = in.remaining();
     long stalled;
     boolean midMessage;
+    boolean feedAgain;
     ReentrantLock lock = lock();
     lock.lock();
     try {
@@ -557,6 +650,7 @@ public abstract class Connection {
       chargeOutbound();
       stalled = session.stalledFor();
       midMessage = session.midMessage();
+      feedAgain = session.mustFeedAgain();
     } finally {
       lock.unlock();
     }
@@ -573,7 +667,7 @@ public abstract class Connection {
       return false;
     }
     memory.progressed();
-    return !in.hasRemaining();
+    return !in.hasRemaining() && !feedAgain;
   }
 
   /** Applies the slow-trickle rule to a read; asks the transport for a timer while it watches. */
@@ -926,7 +1020,8 @@ public abstract class Connection {
       report = opened && !closeReported;
       closeReported = true;
       outboundCharged = 0;
-      memory.releaseAll(); // the queue and the message being read are dropped with the socket
+      heldByApp = 0;
+      memory.releaseAll(); // the queue, the message being read and the inbox's charge go with it
       code = session.closeCode();
       reason = session.closeReason();
     } finally {
@@ -1027,6 +1122,16 @@ public abstract class Connection {
       beginEvent();
       try {
         handler.onMessage(Connection.this, type, payload);
+      } finally {
+        endEvent();
+      }
+    }
+
+    @Override
+    public void onMessagePart(Opcode type, ByteBuffer chunk, boolean last) {
+      beginEvent();
+      try {
+        handler.onMessagePart(Connection.this, type, chunk, last);
       } finally {
         endEvent();
       }

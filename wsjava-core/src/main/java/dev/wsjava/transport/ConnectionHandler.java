@@ -34,6 +34,17 @@ public interface ConnectionHandler {
   void onMessage(Connection c, Opcode type, ByteBuffer payload);
 
   /**
+   * A piece of a data message arrived, when the connection streams messages ({@link
+   * Connection#streamsMessages()}). The UTF-8 of text has been checked so far. Ignored by default.
+   *
+   * @param c the connection
+   * @param type {@link Opcode#TEXT} or {@link Opcode#BINARY}, the type of the whole message
+   * @param chunk the piece, possibly empty, valid only during the call
+   * @param last whether this ends the message
+   */
+  default void onMessagePart(Connection c, Opcode type, ByteBuffer chunk, boolean last) {}
+
+  /**
    * A ping arrived (the pong is already queued).
    *
    * @param c the connection

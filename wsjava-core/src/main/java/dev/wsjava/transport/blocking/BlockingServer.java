@@ -8,6 +8,7 @@ import dev.wsjava.http.HttpLimits;
 import dev.wsjava.http.Router;
 import dev.wsjava.protocol.CloseCode;
 import dev.wsjava.protocol.Role;
+import dev.wsjava.session.MemoryBudget;
 import dev.wsjava.transport.Acceptor;
 import dev.wsjava.transport.ConnectionConfig;
 import dev.wsjava.transport.ConnectionHandler;
@@ -255,12 +256,13 @@ public final class BlockingServer implements ServerTransport {
     long start = System.nanoTime();
     boolean upgraded = false;
     Deadlines.Watch watch = deadlines.watch(raw);
+    ServerFront front = null;
     try {
       connectionConfig.socket().applyTo(raw);
       Socket socket = tls == null ? raw : tlsHandshake(raw, start + handshakeNanos());
-      ServerFront front =
+      front =
           router != null
-              ? new HttpFront(router, httpLimits, start)
+              ? new HttpFront(router, httpLimits, start, connectionConfig.memory().open())
               : new HandshakeFront(handshakeConfig, handlers, start + handshakeNanos());
       InputStream in = socket.getInputStream();
       OutputStream out = socket.getOutputStream();
@@ -284,7 +286,12 @@ public final class BlockingServer implements ServerTransport {
           step = n == 0 ? front.timeout(now) : front.receive(received, now);
         }
         switch (step) {
-          case null -> {}
+          case null -> {
+            long wanted = front.stalledFor();
+            if (wanted > 0 && !awaitMemory(front.memory(), wanted, raw)) {
+              return null; // evicted: the largest holder once others waited too long
+            }
+          }
           case ServerFront.Respond r -> {
             if (r.refusal() != null) {
               refusals.refused(
@@ -308,12 +315,45 @@ public final class BlockingServer implements ServerTransport {
       return null;
     } finally {
       watch.done();
+      if (front != null && front.memory() != null) {
+        front.memory().releaseAll(); // a body being read is dropped, or the request is done
+      }
       if (!upgraded) {
         closeQuietly(raw);
       }
       handshaking.remove(raw);
       upgradedSockets.remove(raw);
     }
+  }
+
+  /**
+   * A request body waits for the memory budget: reading stops (TCP slows the client) until the
+   * budget has room for {@code wanted} bytes. Every stall timeout it asks the budget to evict the
+   * largest stuck holder, which may be this one.
+   *
+   * @return true when memory came back; false when this connection was evicted (its socket closed)
+   */
+  private static boolean awaitMemory(MemoryBudget.Account memory, long wanted, Socket raw) {
+    CompletableFuture<Void> room = new CompletableFuture<>();
+    memory.stall(wanted, () -> room.complete(null), () -> {
+      room.complete(null);
+      closeQuietly(raw);
+    });
+    long stallNanos = memory.budget().stallTimeout().toNanos();
+    while (!room.isDone()) {
+      try {
+        room.get(stallNanos, TimeUnit.NANOSECONDS);
+      } catch (TimeoutException e) {
+        memory.budget().evictIfStuck();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return false;
+      } catch (ExecutionException e) {
+        throw new IllegalStateException(e); // never completed exceptionally
+      }
+    }
+    memory.progressed();
+    return !memory.evicted();
   }
 
   /**

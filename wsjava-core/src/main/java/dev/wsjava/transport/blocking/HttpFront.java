@@ -4,6 +4,7 @@ import dev.wsjava.http.HttpConnection;
 import dev.wsjava.http.HttpLimits;
 import dev.wsjava.http.Router;
 import dev.wsjava.http.WebSocketUpgrade;
+import dev.wsjava.session.MemoryBudget;
 import dev.wsjava.transport.Acceptor;
 import java.nio.ByteBuffer;
 
@@ -16,9 +17,23 @@ final class HttpFront implements ServerFront {
   private final HttpConnection<Acceptor> http;
   private final ByteBuffer[] gathered = new ByteBuffer[16];
 
+  private final MemoryBudget.Account memory;
+
   HttpFront(
-      Router<Acceptor> router, HttpLimits limits, long nowNanos) {
+      Router<Acceptor> router, HttpLimits limits, long nowNanos, MemoryBudget.Account memory) {
     this.http = new HttpConnection<>(router, limits, nowNanos);
+    this.memory = memory;
+    http.chargeMemoryTo(memory::charge, memory::release);
+  }
+
+  @Override
+  public MemoryBudget.Account memory() {
+    return memory;
+  }
+
+  @Override
+  public long stalledFor() {
+    return http.stalledFor();
   }
 
   @Override

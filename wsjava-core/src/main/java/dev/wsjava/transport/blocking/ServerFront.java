@@ -1,6 +1,7 @@
 package dev.wsjava.transport.blocking;
 
 import dev.wsjava.handshake.ServerHandshake;
+import dev.wsjava.session.MemoryBudget;
 import dev.wsjava.transport.Acceptor;
 import java.nio.ByteBuffer;
 
@@ -35,6 +36,25 @@ interface ServerFront {
    * @return what to say (possibly nothing), and whether to close
    */
   Respond timeout(long nowNanos);
+
+  /**
+   * Returns the connection's share of the memory budget, which request bodies are charged to.
+   *
+   * @return the account, or null when the front holds nothing for the budget
+   */
+  default MemoryBudget.Account memory() {
+    return null;
+  }
+
+  /**
+   * Returns how many bytes of memory the last {@link #receive} waits for (a request body on a spent
+   * budget): the caller waits for {@link #memory()} to have room, then feeds what is left again.
+   *
+   * @return bytes wanted, or 0
+   */
+  default long stalledFor() {
+    return 0;
+  }
 
   /** What the transport does next. */
   sealed interface Step permits Respond, Upgrade {}

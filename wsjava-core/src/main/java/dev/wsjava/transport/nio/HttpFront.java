@@ -6,6 +6,7 @@ import dev.wsjava.http.HttpConnection;
 import dev.wsjava.http.HttpLimits;
 import dev.wsjava.http.Router;
 import dev.wsjava.http.WebSocketUpgrade;
+import dev.wsjava.session.MemoryBudget;
 import dev.wsjava.transport.Acceptor;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -18,6 +19,7 @@ import java.util.List;
  */
 final class HttpFront implements UpgradeFront {
   private final HttpConnection<Acceptor> http;
+  private final MemoryBudget.Account memory;
 
   /**
    * Once the application answered an upgrade in its own way: what is left to write (the answers
@@ -27,8 +29,20 @@ final class HttpFront implements UpgradeFront {
 
   private boolean closeAfter;
 
-  HttpFront(Router<Acceptor> router, HttpLimits limits, long nowNanos) {
+  HttpFront(Router<Acceptor> router, HttpLimits limits, long nowNanos, MemoryBudget.Account memory) {
     this.http = new HttpConnection<>(router, limits, nowNanos);
+    this.memory = memory;
+    http.chargeMemoryTo(memory::charge, memory::release);
+  }
+
+  @Override
+  public long stalledFor() {
+    return answers != null ? 0 : http.stalledFor();
+  }
+
+  @Override
+  public MemoryBudget.Account memory() {
+    return memory;
   }
 
   @Override

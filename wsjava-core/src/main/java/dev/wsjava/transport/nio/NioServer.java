@@ -280,7 +280,7 @@ public final class NioServer implements ServerTransport {
    */
   private UpgradeFront newFront(long nowNanos) {
     return router != null
-        ? new HttpFront(router, httpLimits, nowNanos)
+        ? new HttpFront(router, httpLimits, nowNanos, connectionConfig.memory().open())
         : new HandshakeFront(handshakeConfig, connectionConfig.handshakeTimeout(), nowNanos);
   }
 

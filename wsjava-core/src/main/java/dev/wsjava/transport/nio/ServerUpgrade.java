@@ -4,6 +4,7 @@ import dev.wsjava.extension.Extension;
 import dev.wsjava.handshake.HttpStatus;
 import dev.wsjava.handshake.ServerHandshake;
 import dev.wsjava.protocol.Role;
+import dev.wsjava.session.MemoryBudget;
 import dev.wsjava.transport.Acceptor;
 import dev.wsjava.transport.HandshakeInfo;
 import dev.wsjava.transport.Upgrades;
@@ -47,6 +48,8 @@ final class ServerUpgrade implements Selectable, Runnable {
   /** An upgrade whose verdict comes later, and the timer that answers 503 if it does not. */
   private UpgradeFront.Upgrade deciding;
   private Timer decisionCap;
+  /** While a request body waits for the memory budget: asks it to evict the stuck. */
+  private Timer stallTimer;
 
   /** Request bytes the front left unread until its answers drain; reading stops meanwhile. */
   private ByteBuffer held;
@@ -189,6 +192,18 @@ final class ServerUpgrade implements Selectable, Runnable {
         return true;
       }
       boolean left = in.hasRemaining();
+      long wanted = front.stalledFor();
+      if (wanted > 0) {
+        // A request body waits for memory: keep the rest, stop reading (TCP slows the client).
+        held = ByteBuffer.allocate(in.remaining()).put(in).flip();
+        interest(false);
+        rearm();
+        awaitMemory(wanted);
+        return true;
+      }
+      if (front.memory() != null) {
+        front.memory().progressed();
+      }
       if (!writeFront()) {
         if (left) {
           held = ByteBuffer.allocate(in.remaining()).put(in).flip();
@@ -459,9 +474,49 @@ final class ServerUpgrade implements Selectable, Runnable {
     server.afterStart(connection);
   }
 
+  /**
+   * Waits for the budget to have room for {@code wanted} bytes: woken then, closed if the budget
+   * evicts this connection (the largest holder once someone has waited past the stall timeout).
+   */
+  private void awaitMemory(long wanted) {
+    MemoryBudget.Account memory = front.memory();
+    memory.stall(
+        wanted,
+        () -> onLoop(() -> ready(SelectionKey.OP_READ)),
+        () -> onLoop(this::close));
+    if (stallTimer == null) {
+      stallTimer = loop.schedule(memory.budget().stallTimeout(), this::stallTimedOut);
+    }
+  }
+
+  private void stallTimedOut() {
+    stallTimer = null;
+    MemoryBudget.Account memory = front == null ? null : front.memory();
+    if (!done && memory != null && memory.isStalled()) {
+      memory.budget().evictIfStuck();
+      stallTimer = loop.schedule(memory.budget().stallTimeout(), this::stallTimedOut);
+    }
+  }
+
+  private void onLoop(Runnable task) {
+    try {
+      loop.execute(task);
+    } catch (RuntimeException stopped) {
+      // the loop stopped, and this socket with it
+    }
+  }
+
   private void cancelTimers() {
     if (timer != null) {
       timer.cancel();
+    }
+    if (stallTimer != null) {
+      stallTimer.cancel();
+      stallTimer = null;
+    }
+    MemoryBudget.Account memory = front == null ? null : front.memory();
+    if (memory != null) {
+      memory.releaseAll(); // a body being read is dropped (closed) or done (upgraded)
     }
     if (closeCap != null) {
       closeCap.cancel();

@@ -2,6 +2,7 @@ package dev.wsjava.transport.nio;
 
 import dev.wsjava.extension.Extension;
 import dev.wsjava.handshake.ServerHandshake;
+import dev.wsjava.session.MemoryBudget;
 import dev.wsjava.transport.Acceptor;
 import java.nio.ByteBuffer;
 import java.util.List;
@@ -32,6 +33,26 @@ interface UpgradeFront {
    * The client closed its side: answers already queued are still written, then the socket closes.
    */
   void receiveEnd();
+
+  /**
+   * Returns how many bytes of memory the last {@link #receive} waits for (a request body on a spent
+   * budget): it left the rest of its input unconsumed, to be fed again once {@link #memory()} has
+   * room.
+   *
+   * @return bytes wanted, or 0
+   */
+  default long stalledFor() {
+    return 0;
+  }
+
+  /**
+   * Returns the connection's share of the memory budget, which request bodies are charged to.
+   *
+   * @return the account, or null when the front holds nothing for the budget
+   */
+  default MemoryBudget.Account memory() {
+    return null;
+  }
 
   /**
    * Returns when {@link #onTimeout} is due.
