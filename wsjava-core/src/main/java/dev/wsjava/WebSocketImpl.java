@@ -52,6 +52,7 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
   private Serving serving;
   private RateLimit.Bucket messages;
   private boolean overRate;
+  private boolean partsUnderway; // a streamed message had its first part, not its last yet (I/O thread)
   private long openedAt; // System.nanoTime() at onOpen, for the close event's duration
 
   private static final VarHandle FRAGMENTS;
@@ -152,11 +153,7 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
   public void onMessage(Connection c, Opcode type, ByteBuffer payload) {
     Serving s = serving;
     if (s != null) {
-      if (messages != null && (overRate || messages.take(s.messageRate, s.clock.getAsLong()) > 0)) {
-        if (!overRate) {
-          overRate = true;
-          closeOverRate(c, s);
-        }
+      if (!withinRate(c, s)) {
         return; // dropped: the connection is closing for it
       }
       WsEvents.MessageSize.sample(true, payload.remaining());
@@ -174,6 +171,23 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
             ? new Message.Text(utf8(payload))
             : new Message.Binary(ByteBuffer.allocate(payload.remaining()).put(payload).flip());
     enqueue(c, m);
+  }
+
+  /**
+   * Takes a message from the connection's rate bucket; the first one over the rate closes the
+   * connection with 1008.
+   *
+   * @return false when the message must be dropped (over the rate, now or before)
+   */
+  private boolean withinRate(Connection c, Serving s) {
+    if (messages != null && (overRate || messages.take(s.messageRate, s.clock.getAsLong()) > 0)) {
+      if (!overRate) {
+        overRate = true;
+        closeOverRate(c, s);
+      }
+      return false;
+    }
+    return true;
   }
 
   /**
@@ -195,6 +209,16 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
 
   @Override
   public void onMessagePart(Connection c, Opcode type, ByteBuffer chunk, boolean last) {
+    if (!partsUnderway) {
+      // A streamed message counts against the message rate at its first part.
+      Serving sv = serving;
+      if (sv != null && !withinRate(c, sv)) {
+        return; // dropped, and every part after it: the connection is closing for it
+      }
+      partsUnderway = !last;
+    } else if (last) {
+      partsUnderway = false;
+    }
     if (listener != null) {
       listener.onMessagePart(this, type == Opcode.TEXT, chunk, last);
       return;

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.wsjava.handshake.HandshakeException;
 import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -131,6 +133,50 @@ class ServerLimitsTest {
     WebSocket again = open(uri);
     again.sendText("ok");
     assertThat(again.receive(Duration.ofSeconds(10))).isEqualTo(new Message.Text("ok"));
+  }
+
+  @ParameterizedTest
+  @EnumSource(Transport.class)
+  void streamedMessagesCountAgainstTheMessageRateAtTheirFirstPart(Transport t) throws Exception {
+    WebSocketConfig streaming =
+        WebSocketConfig.builder().transport(t).eventLoops(1).streamMessages(true).build();
+    server =
+        WebSocketServer.builder()
+            .bind("127.0.0.1", 0)
+            .config(streaming)
+            .clock(now::get)
+            .maxMessageRate(2, Duration.ofSeconds(1))
+            .websocket(
+                "/parts",
+                new WebSocketListener() {
+                  final StringBuilder message = new StringBuilder();
+
+                  @Override
+                  public void onMessagePart(
+                      WebSocket ws, boolean text, ByteBuffer part, boolean last) {
+                    message.append(StandardCharsets.UTF_8.decode(part));
+                    if (last) {
+                      ws.sendText(message.toString());
+                      message.setLength(0);
+                    }
+                  }
+                })
+            .start();
+    client =
+        WebSocketClient.builder()
+            .config(WebSocketConfig.builder().transport(t).eventLoops(1).build())
+            .build();
+    WebSocket ws =
+        client.connect(URI.create("ws://127.0.0.1:" + server.port() + "/parts")).get(10, TimeUnit.SECONDS);
+    for (int i = 0; i < 2; i++) {
+      ws.sendText("first half " + i + ", ", false);
+      ws.sendText("second half", true);
+      assertThat(ws.receive(Duration.ofSeconds(10)))
+          .isEqualTo(new Message.Text("first half " + i + ", second half"));
+    }
+    ws.sendText("one too many", false);
+    assertThatClosedWith(ws, 1008);
+    assertThat(server.stats().closedForMessageRate()).isEqualTo(1);
   }
 
   @ParameterizedTest
