@@ -3,6 +3,9 @@ package dev.wsjava;
 import dev.wsjava.protocol.Opcode;
 import dev.wsjava.transport.Connection;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Set;
 
@@ -34,6 +37,15 @@ final class TopicSubscriber {
   private boolean fragmenting; // the application is sending a fragmented message: wait for its end
   private boolean gone; // closed: takes nothing more
   private boolean pumping; // pump() is running on the thread that holds this monitor
+  /** Live messages of topics it is catching up on, by topic; null while it catches up on none. */
+  private HashMap<String, Held> holding;
+
+  /** Live messages held while a subscriber catches up on what it missed ({@link #hold}). */
+  private static final class Held {
+    final ArrayList<Item> items = new ArrayList<>();
+    final ArrayList<String> ids = new ArrayList<>();
+    boolean dropped; // one was dropped for the queue's bound: the subscriber gets the gap signal
+  }
 
   TopicSubscriber(Topics topics, WebSocketImpl ws, Connection connection) {
     this.topics = topics;
@@ -52,6 +64,94 @@ final class TopicSubscriber {
 
   boolean isOpen() {
     return connection.isOpen();
+  }
+
+  /**
+   * Holds the live messages of {@code topic} from now on, until {@link #recovered} queues what the
+   * subscriber missed before them.
+   */
+  synchronized void hold(String topic) {
+    if (holding == null) {
+      holding = new HashMap<>(4);
+    }
+    holding.put(topic, new Held());
+  }
+
+  /**
+   * Ends {@link #hold}: queues what was missed, or the gap signal when {@code missed} is null or a
+   * held message was dropped, then the held live messages after {@code last} (all of them after a
+   * gap signal).
+   *
+   * @param missed the missed messages in order, or null for a gap
+   * @param last the id of the last missed message (or the one it came back with when none)
+   * @param order orders ids
+   * @return true when it was given everything it missed
+   */
+  synchronized boolean recovered(
+      String topic, Item[] missed, String last, Comparator<String> order) {
+    Held held = holding == null ? null : holding.remove(topic);
+    if (holding != null && holding.isEmpty()) {
+      holding = null;
+    }
+    if (held == null || gone) {
+      return false;
+    }
+    backlogBytes -= heldBytes(held);
+    boolean whole = missed != null && !held.dropped;
+    if (whole) {
+      for (Item item : missed) {
+        offer(item);
+      }
+    } else {
+      offer(topics.gapSignal(topic, last));
+    }
+    for (int i = 0; i < held.items.size(); i++) {
+      if (!whole || order.compare(held.ids.get(i), last) > 0) {
+        offer(held.items.get(i));
+      }
+    }
+    return whole;
+  }
+
+  private static long heldBytes(Held held) {
+    long n = 0;
+    for (Item item : held.items) {
+      n += item.size();
+    }
+    return n;
+  }
+
+  /**
+   * Takes a message of {@code topic}: held while the subscriber catches up on that topic, else
+   * {@link #offer(Item)}.
+   *
+   * @param id the message's id, or null when it has none (no history: never held)
+   * @return false when the subscriber is gone (closed)
+   */
+  synchronized boolean offer(Item item, String topic, String id) {
+    Held held;
+    if (id == null || holding == null || (held = holding.get(topic)) == null) {
+      return offer(item);
+    }
+    if (gone) {
+      return false;
+    }
+    held.items.add(item);
+    held.ids.add(id);
+    backlogBytes += item.size();
+    if (backlogBytes > topics.maxQueuedBytes()) {
+      if (topics.overflow() != Topics.Overflow.DROP_OLDEST) {
+        overflowClose();
+        return false;
+      }
+      while (backlogBytes > topics.maxQueuedBytes() && held.items.size() > 1) {
+        backlogBytes -= held.items.remove(0).size();
+        held.ids.remove(0);
+        held.dropped = true;
+        topics.dropped.increment();
+      }
+    }
+    return true;
   }
 
   /**
@@ -150,14 +250,27 @@ final class TopicSubscriber {
   }
 
   private void overflowClose() {
-    gone = true;
-    topics.dropped.add(backlog.size());
-    backlog = null;
-    backlogBytes = 0;
+    dropAll();
     int code = Topics.closeCode(topics.overflow());
     // Not on the publisher's thread: a blocking transport may wait to write the close frame.
     Thread.ofVirtual().name("wsjava-topic-close").start(() ->
         ws.close(code, "subscriber too slow: topic queue over " + topics.maxQueuedBytes() + " bytes"));
+  }
+
+  /** Takes nothing more and drops (and counts) what waits, held messages included. */
+  private void dropAll() {
+    gone = true;
+    if (backlog != null) {
+      topics.dropped.add(backlog.size());
+    }
+    if (holding != null) {
+      for (Held held : holding.values()) {
+        topics.dropped.add(held.items.size());
+      }
+    }
+    backlog = null;
+    holding = null;
+    backlogBytes = 0;
   }
 
   /** The connection closed: leaves every topic; what waits is dropped. */
@@ -167,11 +280,7 @@ final class TopicSubscriber {
       gone = true;
       left = names.toArray(new String[0]);
       names.clear();
-      if (backlog != null) {
-        topics.dropped.add(backlog.size());
-      }
-      backlog = null;
-      backlogBytes = 0;
+      dropAll();
     }
     for (String topic : left) {
       topics.remove(this, topic);

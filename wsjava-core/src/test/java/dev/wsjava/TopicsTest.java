@@ -368,4 +368,24 @@ class TopicsTest {
       }
     });
   }
+
+  @ParameterizedTest(name = "{0}")
+  @EnumSource(Transport.class)
+  void aSubscriberBackWithAnIdButNoHistoryGetsTheGapSignalBeforeLiveMessages(Transport t) {
+    assertTimeoutPreemptively(LIMIT, () -> {
+      try (Room room = new Room(t, Topics.builder().build(), null);
+          WebSocketClient client = client(t, null)) {
+        Inbox in = new Inbox(2);
+        client.connect(room.uri("back", "other"), in).get(10, TimeUnit.SECONDS);
+        WebSocket ws = room.await("back");
+        assertThat(room.topics.subscribe(ws, "news", "17-0").get(10, TimeUnit.SECONDS))
+            .as("nothing to recover from").isFalse();
+        room.topics.publishText("news", "live");
+        in.await();
+        assertThat(in.texts).containsExactly("- news\n", "live");
+        assertThat(room.topics.subscribe(ws, "news", "18-0").get(10, TimeUnit.SECONDS))
+            .as("already subscribed").isFalse();
+      }
+    });
+  }
 }
