@@ -32,7 +32,8 @@ final class TopicSubscriber {
   private final WebSocketImpl ws;
   private final Set<String> names = new HashSet<>(4); // guarded by this
   private ArrayDeque<Item> backlog; // made when the socket's window first fills
-  private long backlogBytes;
+  private long backlogBytes; // queued and held, charged to the connection's memory budget
+  private long charged; // what the budget was last told
   private boolean waitingForDrain;
   private boolean fragmenting; // the application is sending a fragmented message: wait for its end
   private boolean gone; // closed: takes nothing more
@@ -110,6 +111,7 @@ final class TopicSubscriber {
         offer(held.items.get(i));
       }
     }
+    charge();
     return whole;
   }
 
@@ -151,6 +153,7 @@ final class TopicSubscriber {
         topics.dropped.increment();
       }
     }
+    charge();
     return true;
   }
 
@@ -192,6 +195,7 @@ final class TopicSubscriber {
         return false;
       }
     }
+    charge();
     awaitDrain();
     return true;
   }
@@ -210,6 +214,7 @@ final class TopicSubscriber {
       pumpLoop();
     } finally {
       pumping = false;
+      charge();
     }
   }
 
@@ -257,6 +262,14 @@ final class TopicSubscriber {
         ws.close(code, "subscriber too slow: topic queue over " + topics.maxQueuedBytes() + " bytes"));
   }
 
+  /** Tells the memory budget what this queue holds now, when that changed. */
+  private void charge() {
+    if (backlogBytes != charged) {
+      charged = backlogBytes;
+      connection.chargeFanOut(backlogBytes);
+    }
+  }
+
   /** Takes nothing more and drops (and counts) what waits, held messages included. */
   private void dropAll() {
     gone = true;
@@ -271,6 +284,7 @@ final class TopicSubscriber {
     backlog = null;
     holding = null;
     backlogBytes = 0;
+    charge();
   }
 
   /** The connection closed: leaves every topic; what waits is dropped. */

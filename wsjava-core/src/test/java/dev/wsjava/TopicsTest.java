@@ -388,4 +388,44 @@ class TopicsTest {
       }
     });
   }
+
+  @ParameterizedTest(name = "{0}")
+  @EnumSource(Transport.class)
+  void aSlowSubscribersQueueIsChargedToTheMemoryBudgetAndGivenBackWhenItDrains(Transport t) {
+    assertTimeoutPreemptively(LIMIT, () -> {
+      long bound = 256 * 1024;
+      Topics topics = Topics.builder().maxQueuedBytes(bound).build();
+      String body = "z".repeat(8 * 1024);
+      CountDownLatch gate = new CountDownLatch(1);
+      try (Room room = new Room(t, topics, null);
+          WebSocketClient fastClient = client(t, null);
+          WebSocketClient slowClient = client(t, null)) {
+        Inbox fast = new Inbox(401);
+        fastClient.connect(room.uri("fast", "feed"), fast).get(10, TimeUnit.SECONDS);
+        room.await("fast");
+        Inbox slow = new Inbox(1, gate);
+        slowClient.connect(room.uri("slow", "feed"), slow).get(10, TimeUnit.SECONDS);
+        var slowConnection = ((WebSocketImpl) room.await("slow")).connection();
+        var fastConnection = ((WebSocketImpl) room.await("fast")).connection();
+        for (int i = 0; i < 400; i++) {
+          publishPaced(topics, fast, i, i + " " + body);
+        }
+        publishPaced(topics, fast, 400, "last");
+        fast.await();
+        assertThat(topics.dropped()).as("its queue is full").isPositive();
+        // Its topic queue (full: the bound, give or take a message) is charged, beside what its
+        // socket queue holds past the first 64 KiB; the fast one holds nothing.
+        assertThat(slowConnection.memoryCharged()).isGreaterThanOrEqualTo(bound - body.length());
+        assertThat(fastConnection.memoryCharged()).isZero();
+        gate.countDown();
+        assertThat(slow.last.await(30, TimeUnit.SECONDS)).isTrue();
+        // Its queue emptied before "after" could go straight to its socket.
+        slow.read.drainPermits();
+        topics.publishText("feed", "after");
+        assertThat(slow.read.tryAcquire(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(slow.texts).endsWith("after");
+        assertThat(slowConnection.memoryCharged()).isLessThan(bound / 4);
+      }
+    });
+  }
 }

@@ -60,6 +60,8 @@ public abstract class Connection {
   private final MemoryBudget.Account memory;
   /** Queued outbound bytes charged to {@link #memory} (past the first {@link #FREE_QUEUE}). */
   private long outboundCharged;
+  /** Bytes a fan-out (topics) holds for this connection, charged to {@link #memory}. */
+  private long fanOutCharged;
   /** Reading waits until the outbound queue is empty ({@link #pauseReadingUntilSent()}). */
   private boolean drainPause;
   /** The slow-trickle rule, made when a read first ends inside a message; reading thread only. */
@@ -641,6 +643,57 @@ public abstract class Connection {
     }
   }
 
+  /**
+   * Charges the messages a fan-out (topics) holds for this connection, outside its own queue, to
+   * its memory budget, as an overdraft like the outbound queue: a publication is never refused for
+   * the budget's sake. While it holds any, the connection counts as a holder whose peer does not
+   * read ({@link MemoryBudget.Account#stuck}): when others wait for memory past the stall timeout
+   * and it holds the most, it is dropped. Nothing is charged once the connection is closed.
+   *
+   * @param bytes what the fan-out holds for it now, 0 when nothing
+   */
+  public final void chargeFanOut(long bytes) {
+    long was;
+    boolean drainPaused;
+    ReentrantLock lock = lock();
+    lock.lock();
+    try {
+      was = fanOutCharged;
+      if (bytes > was && session.state() == Session.State.CLOSED) {
+        return; // its memory is released with the socket, and must stay so
+      }
+      fanOutCharged = bytes;
+      if (bytes > was) {
+        memory.chargeOver(bytes - was);
+      } else if (bytes < was) {
+        memory.release(was - bytes);
+      }
+      drainPaused = drainPause;
+    } finally {
+      lock.unlock();
+    }
+    if (bytes > 0 && !memory.isStalled()) { // a stalled reader keeps waiting to be woken
+      memory.stuck(this::abort);
+    } else if (was > 0 && !drainPaused) {
+      memory.unstuck();
+    }
+  }
+
+  /**
+   * Returns the bytes this connection charges to the memory budget now.
+   *
+   * @return bytes charged
+   */
+  public final long memoryCharged() {
+    ReentrantLock lock = lock();
+    lock.lock();
+    try {
+      return memory.used();
+    } finally {
+      lock.unlock();
+    }
+  }
+
   /** Reports that the peer closed its side of the TCP connection (end of stream). */
   protected final void receiveEnd() {
     ReentrantLock lock = lock();
@@ -913,6 +966,7 @@ public abstract class Connection {
       report = opened && !closeReported;
       closeReported = true;
       outboundCharged = 0;
+      fanOutCharged = 0;
       memory.releaseAll(); // the queue and the message being read are dropped with the socket
       code = session.closeCode();
       reason = session.closeReason();

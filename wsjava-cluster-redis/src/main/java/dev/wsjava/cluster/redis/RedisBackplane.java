@@ -44,7 +44,8 @@ import java.util.concurrent.atomic.LongAdder;
  * that bound) and subscribes to its channels again. Messages published on other nodes while the
  * connection is down, or before it has subscribed again, are lost for this node: it counts them
  * in {@link #missed()} when the next message of that publisher on that topic arrives (each
- * message carries a sequence number per publisher and topic). Publications made on this node while it is disconnected reach its own
+ * message carries a sequence number per publisher and topic, in an epoch that begins again
+ * when the publisher dropped its counter of that topic). Publications made on this node while it is disconnected reach its own
  * subscribers only, and are counted in {@link #publishFailures()}.
  *
  * <p><b>History.</b> With {@link Builder#history(int)}, every publication is also appended to a
@@ -58,14 +59,35 @@ import java.util.concurrent.atomic.LongAdder;
  * nobody (counted in {@link #publishFailures()}).
  *
  * <p>Wire format of a message on channel {@code <prefix><topic>}: one octet (1 = text, 0 =
- * binary), the publisher's 16-octet node id, an 8-octet sequence number, then the payload. With a
+ * binary), the publisher's 16-octet node id, an 8-octet epoch, an 8-octet sequence number within
+ * it, then the payload. With a
  * history, the stream entry holds that message in its field {@code m}, and the channel carries
  * the id, a newline, then the message.
  *
  * <p>Thread-safe.
  */
 public final class RedisBackplane implements Topics.Backplane {
-  private static final int HEADER = 1 + 16 + 8;
+  private static final int HEADER = 1 + 16 + 8 + 8;
+
+  /**
+   * Sequence counters of topics without subscribers on this node that it keeps; past this many,
+   * they are dropped (a later publication starts a new epoch): a node that publishes to many
+   * topics it does not subscribe to does not grow without bound.
+   */
+  static final int MAX_IDLE_COUNTERS = 4096;
+
+  /** A publisher's numbering of one topic; guarded by itself. */
+  private static final class Counter {
+    final long epoch;
+    long seq;
+
+    Counter(long epoch) {
+      this.epoch = epoch;
+    }
+  }
+
+  /** The last message seen of one publisher on one topic. */
+  private record Seen(long epoch, long seq) {}
 
   private final RedisURI uri;
   private final String prefix;
@@ -75,8 +97,9 @@ public final class RedisBackplane implements Topics.Backplane {
   private final ConcurrentHashMap<String, CompletableFuture<Void>> subscribed =
       new ConcurrentHashMap<>();
   private final byte[] nodeId = new byte[16];
-  private final ConcurrentHashMap<String, AtomicLong> sent = new ConcurrentHashMap<>();
-  private final ConcurrentHashMap<String, Long> lastSeen = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<String, Counter> sent = new ConcurrentHashMap<>();
+  private final AtomicLong epochs = new AtomicLong();
+  private final ConcurrentHashMap<String, Seen> lastSeen = new ConcurrentHashMap<>();
   private final LongAdder received = new LongAdder();
   private final LongAdder missed = new LongAdder();
   private final LongAdder duplicates = new LongAdder();
@@ -175,6 +198,7 @@ public final class RedisBackplane implements Topics.Backplane {
     boolean text = m.get() == 1;
     long idHigh = m.getLong();
     long idLow = m.getLong();
+    long epoch = m.getLong();
     long seq = m.getLong();
     ByteBuffer own = ByteBuffer.wrap(nodeId);
     if (id == null && idHigh == own.getLong(0) && idLow == own.getLong(8)) {
@@ -182,15 +206,22 @@ public final class RedisBackplane implements Topics.Backplane {
     }
     String topic = new String(channel, StandardCharsets.UTF_8).substring(prefix.length());
     String from = idHigh + ":" + idLow + ":" + topic;
-    Long before = lastSeen.get(from);
-    if (before != null && seq <= before) {
-      duplicates.increment(); // a PUBLISH the client sent again after a reconnect
-      return;
-    }
-    lastSeen.put(from, seq);
-    if (before != null && seq > before + 1) {
-      missed.add(seq - before - 1);
-    }
+    Seen before = lastSeen.get(from);
+    if (before == null || epoch > before.epoch()) {
+      lastSeen.put(from, new Seen(epoch, seq)); // a new epoch numbers from 1 again
+      if (before != null && seq > 1) {
+        missed.add(seq - 1);
+      }
+    } else if (epoch == before.epoch()) {
+      if (seq <= before.seq()) {
+        duplicates.increment(); // a PUBLISH the client sent again after a reconnect
+        return;
+      }
+      lastSeen.put(from, new Seen(epoch, seq));
+      if (seq > before.seq() + 1) {
+        missed.add(seq - before.seq() - 1);
+      }
+    } // else: numbered by a counter the publisher dropped as this epoch began; late, not twice
     received.increment();
     Topics t = topics;
     if (t != null) {
@@ -241,6 +272,7 @@ public final class RedisBackplane implements Topics.Backplane {
     }
     String suffix = ":" + topic;
     lastSeen.keySet().removeIf(k -> k.endsWith(suffix)); // what is not received is not missed
+    sent.remove(topic); // its next publication starts a new epoch
   }
 
   /**
@@ -310,13 +342,19 @@ public final class RedisBackplane implements Topics.Backplane {
 
   @Override
   public void publish(String topic, boolean text, ByteBuffer payload) {
-    AtomicLong counter = sent.computeIfAbsent(topic, k -> new AtomicLong());
+    Counter counter = sent.get(topic);
+    if (counter == null) {
+      if (sent.size() >= MAX_IDLE_COUNTERS + local.size()) {
+        sent.keySet().removeIf(k -> !local.contains(k));
+      }
+      counter = sent.computeIfAbsent(topic, k -> new Counter(epochs.incrementAndGet()));
+    }
     // Numbered and handed to the connection in one step, so Redis gets them in number order: a
     // receiver takes a number at or below the last it saw for a repeat.
     synchronized (counter) {
-      long seq = counter.incrementAndGet();
+      long seq = ++counter.seq;
       ByteBuffer m = ByteBuffer.allocate(HEADER + payload.remaining());
-      m.put((byte) (text ? 1 : 0)).put(nodeId).putLong(seq).put(payload);
+      m.put((byte) (text ? 1 : 0)).put(nodeId).putLong(counter.epoch).putLong(seq).put(payload);
       try {
         CompletableFuture<?> sentNow = history > 0
             ? publisher.async().eval(APPEND_AND_PUBLISH, ScriptOutputType.VALUE,
@@ -383,6 +421,11 @@ public final class RedisBackplane implements Topics.Backplane {
    */
   public long disconnects() {
     return reconnects.sum();
+  }
+
+  /** How many topics this node keeps a sequence counter for (tests check that it is bounded). */
+  int counters() {
+    return sent.size();
   }
 
   @Override
