@@ -29,6 +29,8 @@ final class TopicSubscriber {
   final Connection connection;
   /** The wire form ({@link Connection#sharedFrameForm()}), or null: encodes its own frames. */
   final Object form;
+  /** The event loop that writes to the connection, or null: the publisher's thread does. */
+  final java.util.concurrent.Executor loop;
   private final WebSocketImpl ws;
   private final Set<String> names = new HashSet<>(4); // guarded by this
   private ArrayDeque<Item> backlog; // made when the socket's window first fills
@@ -40,6 +42,13 @@ final class TopicSubscriber {
   private boolean pumping; // pump() is running on the thread that holds this monitor
   /** Live messages of topics it is catching up on, by topic; null while it catches up on none. */
   private HashMap<String, Held> holding;
+  /**
+   * Per topic, the id of the last message a recovery gave from the history: a live message of
+   * that topic at or before it arrives late and was given already. Dropped at the first live
+   * message after it (the live ones come in id order). Null while there is none.
+   */
+  private HashMap<String, String> givenUpTo;
+  private Comparator<String> idOrder;
 
   /** Live messages held while a subscriber catches up on what it missed ({@link #hold}). */
   private static final class Held {
@@ -53,6 +62,7 @@ final class TopicSubscriber {
     this.ws = ws;
     this.connection = connection;
     this.form = connection.sharedFrameForm();
+    this.loop = connection.fanOutExecutor();
   }
 
   synchronized boolean add(String topic) {
@@ -103,6 +113,13 @@ final class TopicSubscriber {
       for (Item item : missed) {
         offer(item);
       }
+      if (missed.length > 0) {
+        if (givenUpTo == null) {
+          givenUpTo = new HashMap<>(4);
+        }
+        givenUpTo.put(topic, last);
+        idOrder = order;
+      }
     } else {
       offer(topics.gapSignal(topic, last));
     }
@@ -127,13 +144,30 @@ final class TopicSubscriber {
    * Takes a message of {@code topic}: held while the subscriber catches up on that topic, else
    * {@link #offer(Item)}.
    *
+   * @param flush whether the socket's write starts at once, or waits for the caller's {@link
+   *     Connection#flushQueued()}
    * @param id the message's id, or null when it has none (no history: never held)
    * @return false when the subscriber is gone (closed)
    */
-  synchronized boolean offer(Item item, String topic, String id) {
+  synchronized boolean offer(Item item, String topic, String id, boolean flush) {
+    if (id == null) {
+      return offer(item, flush);
+    }
+    if (givenUpTo != null) {
+      String upTo = givenUpTo.get(topic);
+      if (upTo != null) {
+        if (idOrder.compare(id, upTo) <= 0) {
+          return true; // the recovery gave it from the history already
+        }
+        givenUpTo.remove(topic);
+        if (givenUpTo.isEmpty()) {
+          givenUpTo = null;
+        }
+      }
+    }
     Held held;
-    if (id == null || holding == null || (held = holding.get(topic)) == null) {
-      return offer(item);
+    if (holding == null || (held = holding.get(topic)) == null) {
+      return offer(item, flush);
     }
     if (gone) {
       return false;
@@ -164,11 +198,19 @@ final class TopicSubscriber {
    * @return false when the subscriber is gone (closed)
    */
   synchronized boolean offer(Item item) {
+    return offer(item, true);
+  }
+
+  /**
+   * {@link #offer(Item)}, with the socket's write started at once or left to the caller's {@link
+   * Connection#flushQueued()}.
+   */
+  private boolean offer(Item item, boolean flush) {
     if (gone) {
       return false;
     }
     if (backlog == null || backlog.isEmpty()) {
-      int r = connection.offer(item.bytes(), item.type(), Topics.SOCKET_WINDOW);
+      int r = connection.offer(item.bytes(), item.type(), Topics.SOCKET_WINDOW, flush);
       if (r == Connection.OFFERED) {
         topics.delivered.increment();
         return true;
@@ -224,7 +266,7 @@ final class TopicSubscriber {
     }
     while (backlog != null && !backlog.isEmpty()) {
       Item item = backlog.peekFirst();
-      int r = connection.offer(item.bytes(), item.type(), Topics.SOCKET_WINDOW);
+      int r = connection.offer(item.bytes(), item.type(), Topics.SOCKET_WINDOW, true);
       if (r == Connection.OFFER_NOT_OPEN || backlog == null) {
         return; // closed, perhaps from within the offer
       }

@@ -257,6 +257,54 @@ public final class Topics implements AutoCloseable {
     final ReentrantLock lock = new ReentrantLock();
     /** Copied on change (under the lock and the map's bin lock); publications read it locked. */
     TopicSubscriber[] subscribers = new TopicSubscriber[0];
+    /** The subscribers by the thread that writes to them, made with {@link #subscribers}. */
+    TopicGroup[] groups = new TopicGroup[0];
+    /** The distinct shared wire forms among the subscribers, each with one that has it. */
+    TopicSubscriber[] forms = new TopicSubscriber[0];
+
+    /** Sets the subscribers; call with the lock held. */
+    void set(TopicSubscriber[] now) {
+      subscribers = now;
+      groups = TopicGroup.of(now);
+      List<TopicSubscriber> distinct = new java.util.ArrayList<>(2);
+      for (TopicSubscriber s : now) {
+        if (s.form != null && distinct.stream().noneMatch(d -> d.form.equals(s.form))) {
+          distinct.add(s);
+        }
+      }
+      forms = distinct.toArray(new TopicSubscriber[0]);
+    }
+  }
+
+  /**
+   * One publication ready for every subscriber: the payload (for those that encode their own) and
+   * one frame per shared wire form of the topic, encoded once on the publisher's thread.
+   */
+  record Prepared(
+      TopicSubscriber.Item message, Object[] forms, TopicSubscriber.Item[] frames,
+      String topic, String id) {
+    TopicSubscriber.Item itemFor(TopicSubscriber s) {
+      if (s.form == null) {
+        return message;
+      }
+      for (int i = 0; i < forms.length; i++) {
+        if (forms[i].equals(s.form)) {
+          return frames[i];
+        }
+      }
+      throw new IllegalStateException("a subscriber's wire form was not prepared: " + s.form);
+    }
+
+    /**
+     * Queues this message on each of {@code members}.
+     *
+     * @param flush whether each write starts at once, or waits for the caller's flush
+     */
+    void deliver(TopicSubscriber[] members, boolean flush) {
+      for (TopicSubscriber s : members) {
+        s.offer(itemFor(s), topic, id, flush);
+      }
+    }
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -341,7 +389,7 @@ public final class Topics implements AutoCloseable {
         TopicSubscriber[] old = topicNow.subscribers;
         TopicSubscriber[] grown = Arrays.copyOf(old, old.length + 1);
         grown[old.length] = s;
-        topicNow.subscribers = grown;
+        topicNow.set(grown);
       } finally {
         topicNow.lock.unlock();
       }
@@ -388,7 +436,7 @@ public final class Topics implements AutoCloseable {
         TopicSubscriber[] shrunk = new TopicSubscriber[old.length - 1];
         System.arraycopy(old, 0, shrunk, 0, i);
         System.arraycopy(old, i + 1, shrunk, i, old.length - i - 1);
-        t.subscribers = shrunk;
+        t.set(shrunk);
         if (shrunk.length > 0) {
           return t;
         }
@@ -519,7 +567,7 @@ public final class Topics implements AutoCloseable {
     if (t != null) {
       t.lock.lock();
       try {
-        reached = fanOut(t.subscribers, type, readOnly, topic, id);
+        reached = fanOut(t, type, readOnly, topic, id);
         if (local && backplane != null) {
           backplane.publish(topic, text, readOnly.duplicate());
         }
@@ -532,59 +580,29 @@ public final class Topics implements AutoCloseable {
     return reached;
   }
 
-  /** Queues one message on every subscriber, encoding it once per wire form met. */
-  private int fanOut(
-      TopicSubscriber[] subscribers, Opcode type, ByteBuffer payload, String topic, String id) {
-    // Most topics have one form (every subscriber alike): remember the last one encoded.
-    Object lastForm = null;
-    ByteBuffer lastFrame = null;
-    Object[] forms = null; // further forms and frames, pairwise, made when a second form appears
-    int nForms = 0;
-    TopicSubscriber.Item message = null; // for subscribers that encode their own
-    int reached = 0;
-    for (TopicSubscriber s : subscribers) {
-      Object form = s.form;
-      TopicSubscriber.Item item;
-      if (form == null) {
-        if (message == null) {
-          message = new TopicSubscriber.Item(payload, type, payload.remaining());
-        }
-        item = message;
-      } else {
-        ByteBuffer frame;
-        if (form.equals(lastForm)) {
-          frame = lastFrame;
-        } else {
-          frame = null;
-          for (int i = 0; i < nForms && frame == null; i += 2) {
-            if (forms[i].equals(form)) {
-              frame = (ByteBuffer) forms[i + 1];
-            }
-          }
-          if (frame == null) {
-            frame = encode(s, form, type, payload);
-            if (lastForm != null) { // a second form: from now on every form is listed
-              if (forms == null) {
-                forms = new Object[8];
-                forms[nForms++] = lastForm;
-                forms[nForms++] = lastFrame;
-              } else if (nForms == forms.length) {
-                forms = Arrays.copyOf(forms, nForms * 2);
-              }
-              forms[nForms++] = form;
-              forms[nForms++] = frame;
-            }
-          }
-          lastForm = form;
-          lastFrame = frame;
-        }
-        item = new TopicSubscriber.Item(frame, null, frame.remaining());
-      }
-      if (s.offer(item, topic, id)) {
-        reached++;
-      }
+  /**
+   * Hands one message to every subscriber, encoded once per wire form here; the writes run on
+   * each subscriber's own event loop (one task per loop and message, so a publisher on a large
+   * topic uses every loop), or here for subscribers without one. Each loop runs its tasks in
+   * order, so each subscriber still gets the topic's messages in publication order.
+   *
+   * @return the subscribers it was handed to
+   */
+  private int fanOut(Topic t, Opcode type, ByteBuffer payload, String topic, String id) {
+    TopicSubscriber[] withForm = t.forms;
+    Object[] forms = new Object[withForm.length];
+    TopicSubscriber.Item[] frames = new TopicSubscriber.Item[withForm.length];
+    for (int i = 0; i < withForm.length; i++) {
+      forms[i] = withForm[i].form;
+      ByteBuffer frame = encode(withForm[i], forms[i], type, payload);
+      frames[i] = new TopicSubscriber.Item(frame, null, frame.remaining());
     }
-    return reached;
+    Prepared p = new Prepared(new TopicSubscriber.Item(payload, type, payload.remaining()),
+        forms, frames, topic, id);
+    for (TopicGroup g : t.groups) {
+      g.hand(p);
+    }
+    return t.subscribers.length;
   }
 
   private ByteBuffer encode(TopicSubscriber s, Object form, Opcode type, ByteBuffer payload) {

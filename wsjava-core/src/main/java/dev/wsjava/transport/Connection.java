@@ -279,10 +279,12 @@ public abstract class Connection {
    * @param bytes the encoded frame, or the message's payload (duplicated, not consumed)
    * @param type null for an encoded frame, else {@link Opcode#TEXT} or {@link Opcode#BINARY}
    * @param window queue nothing while this many bytes or more wait to be written
+   * @param flush whether to start writing at once; false leaves it to a later {@link
+   *     #flushQueued()} (a fan-out queues many messages, then writes them together)
    * @return {@link #OFFERED}, {@link #OFFER_FULL}, {@link #OFFER_FRAGMENTING} or {@link
    *     #OFFER_NOT_OPEN}
    */
-  public final int offer(ByteBuffer bytes, Opcode type, long window) {
+  public final int offer(ByteBuffer bytes, Opcode type, long window, boolean flush) {
     ReentrantLock lock = lock();
     lock.lock();
     try {
@@ -303,8 +305,15 @@ public abstract class Connection {
     } finally {
       lock.unlock();
     }
-    requestFlushNoWait();
+    if (flush) {
+      requestFlushNoWait();
+    }
     return OFFERED;
+  }
+
+  /** Starts writing what {@link #offer} queued without writing. */
+  public final void flushQueued() {
+    requestFlushNoWait();
   }
 
   /**
@@ -677,6 +686,17 @@ public abstract class Connection {
     } else if (was > 0 && !drainPaused) {
       memory.unstuck();
     }
+  }
+
+  /**
+   * Returns the thread that should write a fan-out's messages to this connection (its event loop),
+   * so that a publication to many connections spreads over every loop; null when the publisher's
+   * own thread should (a transport without loops). Tasks run in the order they were given.
+   *
+   * @return the executor, or null
+   */
+  public java.util.concurrent.Executor fanOutExecutor() {
+    return null;
   }
 
   /**
