@@ -36,6 +36,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * then costs once per message for all subscribers (each message is compressed on its own, a few
  * percent larger for small similar messages), or leave deflate off.
  *
+ * <p><b>Threads.</b> A publication is encoded on the publisher's thread and written to each
+ * subscriber by that subscriber's own event loop (NIO), so a publisher on a large topic uses every
+ * loop; the blocking transport's subscribers are written to by the publisher's thread.
+ *
  * <p><b>Order and duplicates.</b> Publications to one topic are ordered (concurrent publishers
  * to one topic take turns), and every subscriber receives them in that order, each at most once.
  * Subscribing twice to a topic is one subscription. Messages of different topics are not ordered
@@ -483,7 +487,7 @@ public final class Topics implements AutoCloseable {
    *
    * @param topic the topic
    * @param text the message
-   * @return the subscribers on this node it was queued for (not counting drops); 0 with a
+   * @return the subscribers on this node it was handed to; 0 with a
    *     backplane that keeps a history, which delivers it here too once it has given it an id
    * @throws IllegalArgumentException when the text holds an unpaired surrogate
    */
@@ -497,7 +501,7 @@ public final class Topics implements AutoCloseable {
    *
    * @param topic the topic
    * @param data the message, position to limit; copied before this returns
-   * @return the subscribers on this node it was queued for; 0 with a backplane that keeps a
+   * @return the subscribers on this node it was handed to; 0 with a backplane that keeps a
    *     history (see {@link #publishText})
    */
   public int publishBinary(String topic, ByteBuffer data) {
@@ -512,7 +516,7 @@ public final class Topics implements AutoCloseable {
    * @param topic the topic
    * @param text whether the payload is UTF-8 text (the caller checked it) or binary
    * @param payload the message; copied before this returns
-   * @return the subscribers it was queued for
+   * @return the subscribers it was handed to
    */
   public int publishLocal(String topic, boolean text, ByteBuffer payload) {
     ByteBuffer copy = ByteBuffer.allocate(payload.remaining()).put(payload.duplicate()).flip();
@@ -528,7 +532,7 @@ public final class Topics implements AutoCloseable {
    * @param id its id, in the backplane's order of the topic
    * @param text whether the payload is UTF-8 text (the caller checked it) or binary
    * @param payload the message; not kept after the call returns
-   * @return the subscribers it was queued for (or held for, while they recover)
+   * @return the subscribers it was handed to
    */
   public int publishLocal(String topic, String id, boolean text, ByteBuffer payload) {
     Objects.requireNonNull(id, "id");
