@@ -3,6 +3,9 @@ package dev.wsjava;
 import dev.wsjava.protocol.Opcode;
 import dev.wsjava.transport.Connection;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Set;
 
@@ -26,20 +29,40 @@ final class TopicSubscriber {
   final Connection connection;
   /** The wire form ({@link Connection#sharedFrameForm()}), or null: encodes its own frames. */
   final Object form;
+  /** The event loop that writes to the connection, or null: the publisher's thread does. */
+  final java.util.concurrent.Executor loop;
   private final WebSocketImpl ws;
   private final Set<String> names = new HashSet<>(4); // guarded by this
   private ArrayDeque<Item> backlog; // made when the socket's window first fills
-  private long backlogBytes;
+  private long backlogBytes; // queued and held, charged to the connection's memory budget
+  private long charged; // what the budget was last told
   private boolean waitingForDrain;
   private boolean fragmenting; // the application is sending a fragmented message: wait for its end
   private boolean gone; // closed: takes nothing more
   private boolean pumping; // pump() is running on the thread that holds this monitor
+  /** Live messages of topics it is catching up on, by topic; null while it catches up on none. */
+  private HashMap<String, Held> holding;
+  /**
+   * Per topic, the id of the last message a recovery gave from the history: a live message of
+   * that topic at or before it arrives late and was given already. Dropped at the first live
+   * message after it (the live ones come in id order). Null while there is none.
+   */
+  private HashMap<String, String> givenUpTo;
+  private Comparator<String> idOrder;
+
+  /** Live messages held while a subscriber catches up on what it missed ({@link #hold}). */
+  private static final class Held {
+    final ArrayList<Item> items = new ArrayList<>();
+    final ArrayList<String> ids = new ArrayList<>();
+    boolean dropped; // one was dropped for the queue's bound: the subscriber gets the gap signal
+  }
 
   TopicSubscriber(Topics topics, WebSocketImpl ws, Connection connection) {
     this.topics = topics;
     this.ws = ws;
     this.connection = connection;
     this.form = connection.sharedFrameForm();
+    this.loop = connection.fanOutExecutor();
   }
 
   synchronized boolean add(String topic) {
@@ -55,17 +78,139 @@ final class TopicSubscriber {
   }
 
   /**
+   * Holds the live messages of {@code topic} from now on, until {@link #recovered} queues what the
+   * subscriber missed before them.
+   */
+  synchronized void hold(String topic) {
+    if (holding == null) {
+      holding = new HashMap<>(4);
+    }
+    holding.put(topic, new Held());
+  }
+
+  /**
+   * Ends {@link #hold}: queues what was missed, or the gap signal when {@code missed} is null or a
+   * held message was dropped, then the held live messages after {@code last} (all of them after a
+   * gap signal).
+   *
+   * @param missed the missed messages in order, or null for a gap
+   * @param last the id of the last missed message (or the one it came back with when none)
+   * @param order orders ids
+   * @return true when it was given everything it missed
+   */
+  synchronized boolean recovered(
+      String topic, Item[] missed, String last, Comparator<String> order) {
+    Held held = holding == null ? null : holding.remove(topic);
+    if (holding != null && holding.isEmpty()) {
+      holding = null;
+    }
+    if (held == null || gone) {
+      return false;
+    }
+    backlogBytes -= heldBytes(held);
+    boolean whole = missed != null && !held.dropped;
+    if (whole) {
+      for (Item item : missed) {
+        offer(item);
+      }
+      if (missed.length > 0) {
+        if (givenUpTo == null) {
+          givenUpTo = new HashMap<>(4);
+        }
+        givenUpTo.put(topic, last);
+        idOrder = order;
+      }
+    } else {
+      offer(topics.gapSignal(topic, last));
+    }
+    for (int i = 0; i < held.items.size(); i++) {
+      if (!whole || order.compare(held.ids.get(i), last) > 0) {
+        offer(held.items.get(i));
+      }
+    }
+    charge();
+    return whole;
+  }
+
+  private static long heldBytes(Held held) {
+    long n = 0;
+    for (Item item : held.items) {
+      n += item.size();
+    }
+    return n;
+  }
+
+  /**
+   * Takes a message of {@code topic}: held while the subscriber catches up on that topic, else
+   * {@link #offer(Item)}.
+   *
+   * @param flush whether the socket's write starts at once, or waits for the caller's {@link
+   *     Connection#flushQueued()}
+   * @param id the message's id, or null when it has none (no history: never held)
+   * @return false when the subscriber is gone (closed)
+   */
+  synchronized boolean offer(Item item, String topic, String id, boolean flush) {
+    if (id == null) {
+      return offer(item, flush);
+    }
+    if (givenUpTo != null) {
+      String upTo = givenUpTo.get(topic);
+      if (upTo != null) {
+        if (idOrder.compare(id, upTo) <= 0) {
+          return true; // the recovery gave it from the history already
+        }
+        givenUpTo.remove(topic);
+        if (givenUpTo.isEmpty()) {
+          givenUpTo = null;
+        }
+      }
+    }
+    Held held;
+    if (holding == null || (held = holding.get(topic)) == null) {
+      return offer(item, flush);
+    }
+    if (gone) {
+      return false;
+    }
+    held.items.add(item);
+    held.ids.add(id);
+    backlogBytes += item.size();
+    if (backlogBytes > topics.maxQueuedBytes()) {
+      if (topics.overflow() != Topics.Overflow.DROP_OLDEST) {
+        overflowClose();
+        return false;
+      }
+      while (backlogBytes > topics.maxQueuedBytes() && held.items.size() > 1) {
+        backlogBytes -= held.items.remove(0).size();
+        held.ids.remove(0);
+        held.dropped = true;
+        topics.dropped.increment();
+      }
+    }
+    charge();
+    return true;
+  }
+
+  /**
    * Takes a message: to the socket if it has room and nothing waits here, else into the queue,
    * where the overflow policy applies.
    *
    * @return false when the subscriber is gone (closed)
    */
   synchronized boolean offer(Item item) {
+    return offer(item, true);
+  }
+
+  /**
+   * {@link #offer(Item)}, with the socket's write started at once or left to the caller's {@link
+   * Connection#flushQueued()}.
+   */
+  private boolean offer(Item item, boolean flush) {
     if (gone) {
       return false;
     }
     if (backlog == null || backlog.isEmpty()) {
-      int r = connection.offer(item.bytes(), item.type(), Topics.SOCKET_WINDOW);
+      int r = connection.offer(item.bytes(), item.type(), Topics.SOCKET_WINDOW, flush);
       if (r == Connection.OFFERED) {
         topics.delivered.increment();
         return true;
@@ -92,6 +237,7 @@ final class TopicSubscriber {
         return false;
       }
     }
+    charge();
     awaitDrain();
     return true;
   }
@@ -110,6 +256,7 @@ final class TopicSubscriber {
       pumpLoop();
     } finally {
       pumping = false;
+      charge();
     }
   }
 
@@ -119,7 +266,7 @@ final class TopicSubscriber {
     }
     while (backlog != null && !backlog.isEmpty()) {
       Item item = backlog.peekFirst();
-      int r = connection.offer(item.bytes(), item.type(), Topics.SOCKET_WINDOW);
+      int r = connection.offer(item.bytes(), item.type(), Topics.SOCKET_WINDOW, true);
       if (r == Connection.OFFER_NOT_OPEN || backlog == null) {
         return; // closed, perhaps from within the offer
       }
@@ -150,14 +297,36 @@ final class TopicSubscriber {
   }
 
   private void overflowClose() {
-    gone = true;
-    topics.dropped.add(backlog.size());
-    backlog = null;
-    backlogBytes = 0;
+    dropAll();
     int code = Topics.closeCode(topics.overflow());
     // Not on the publisher's thread: a blocking transport may wait to write the close frame.
     Thread.ofVirtual().name("wsjava-topic-close").start(() ->
         ws.close(code, "subscriber too slow: topic queue over " + topics.maxQueuedBytes() + " bytes"));
+  }
+
+  /** Tells the memory budget what this queue holds now, when that changed. */
+  private void charge() {
+    if (backlogBytes != charged) {
+      charged = backlogBytes;
+      connection.chargeFanOut(backlogBytes);
+    }
+  }
+
+  /** Takes nothing more and drops (and counts) what waits, held messages included. */
+  private void dropAll() {
+    gone = true;
+    if (backlog != null) {
+      topics.dropped.add(backlog.size());
+    }
+    if (holding != null) {
+      for (Held held : holding.values()) {
+        topics.dropped.add(held.items.size());
+      }
+    }
+    backlog = null;
+    holding = null;
+    backlogBytes = 0;
+    charge();
   }
 
   /** The connection closed: leaves every topic; what waits is dropped. */
@@ -167,11 +336,7 @@ final class TopicSubscriber {
       gone = true;
       left = names.toArray(new String[0]);
       names.clear();
-      if (backlog != null) {
-        topics.dropped.add(backlog.size());
-      }
-      backlog = null;
-      backlogBytes = 0;
+      dropAll();
     }
     for (String topic : left) {
       topics.remove(this, topic);

@@ -3,11 +3,15 @@ package dev.wsjava;
 import dev.wsjava.protocol.CloseCode;
 import dev.wsjava.protocol.Opcode;
 import dev.wsjava.protocol.Utf8;
+import dev.wsjava.protocol.Utf8Validator;
 import dev.wsjava.session.SharedFrameEncoder;
 import dev.wsjava.transport.Connection;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
@@ -31,6 +35,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * topics, configure {@code PerMessageDeflate.builder().serverNoContextTakeover(true)}: compression
  * then costs once per message for all subscribers (each message is compressed on its own, a few
  * percent larger for small similar messages), or leave deflate off.
+ *
+ * <p><b>Threads.</b> A publication is encoded on the publisher's thread and written to each
+ * subscriber by that subscriber's own event loop (NIO), so a publisher on a large topic uses every
+ * loop; the blocking transport's subscribers are written to by the publisher's thread.
  *
  * <p><b>Order and duplicates.</b> Publications to one topic are ordered (concurrent publishers
  * to one topic take turns), and every subscriber receives them in that order, each at most once.
@@ -123,11 +131,107 @@ public final class Topics implements AutoCloseable {
     /** Stops: unsubscribes and releases connections. */
     @Override
     void close();
+
+    /**
+     * Whether this backplane keeps a history: it gives every publication an id (one order per
+     * topic, the same on every node), delivers it to every node including the one that published
+     * it through {@link Topics#publishLocal(String, String, boolean, ByteBuffer)}, and can replay
+     * what a subscriber missed ({@link #history}). Default false.
+     *
+     * @return true when it keeps a history
+     */
+    default boolean keepsHistory() {
+      return false;
+    }
+
+    /**
+     * Reads the publications to {@code topic} after {@code lastId}, for a subscriber that comes
+     * back. Called after {@link #subscribe} (or while subscribed): the future must complete only
+     * once this node receives the topic's live messages, so that nothing falls between the
+     * history and the live stream. Only called when {@link #keepsHistory()}.
+     *
+     * @param topic the topic
+     * @param lastId the id of the last message the subscriber saw, as the client sent it
+     * @return the publications after {@code lastId} in order; null when {@code lastId} is not in
+     *     the history (too old, or never an id): the subscriber missed messages
+     */
+    default CompletableFuture<List<Entry>> history(String topic, String lastId) {
+      return CompletableFuture.completedFuture(null);
+    }
+
+    /**
+     * Orders two ids this backplane gave to publications of one topic.
+     *
+     * @param a an id
+     * @param b an id
+     * @return negative, zero or positive as {@code a} comes before, is, or comes after {@code b}
+     */
+    default int compareIds(String a, String b) {
+      throw new UnsupportedOperationException("this backplane keeps no history");
+    }
+
+    /**
+     * One publication read from a history.
+     *
+     * @param id its id
+     * @param text whether the payload is UTF-8 text or binary
+     * @param payload the message
+     */
+    record Entry(String id, boolean text, ByteBuffer payload) {}
+  }
+
+  /**
+   * How a subscriber learns the id of each message when the backplane keeps a history: what it
+   * receives is made from the message and its id once per message, then fanned out frame-once
+   * like any other. The default, {@link #LINE}, puts one line before the payload.
+   */
+  public interface Envelope {
+    /**
+     * The default: a first line {@code "<id> <topic>\n"} before the payload, in a frame of the
+     * message's own type; and the text {@code "- <topic>\n"} for a gap. Ids hold no space, so a
+     * client reads the id up to the first space and the topic up to the first newline.
+     */
+    Envelope LINE = new Envelope() {
+      @Override
+      public ByteBuffer message(String topic, String id, ByteBuffer payload) {
+        byte[] head = (id + " " + topic + "\n").getBytes(StandardCharsets.UTF_8);
+        return ByteBuffer.allocate(head.length + payload.remaining())
+            .put(head).put(payload.duplicate()).flip();
+      }
+
+      @Override
+      public String gap(String topic, String lastId) {
+        return "- " + topic + "\n";
+      }
+    };
+
+    /**
+     * Makes what subscribers receive for one message.
+     *
+     * @param topic the topic
+     * @param id the message's id
+     * @param payload the message (read only; do not keep it)
+     * @return the payload of the frame subscribers receive, of the message's type: valid UTF-8
+     *     for a text message; a buffer of its own (the topics keep it while subscribers wait)
+     */
+    ByteBuffer message(String topic, String id, ByteBuffer payload);
+
+    /**
+     * Makes the text message a subscriber receives, in place of what it missed, when it cannot be
+     * given everything after the id it came back with (too old for the history, or no history).
+     *
+     * @param topic the topic
+     * @param lastId the id it came back with
+     * @return the text of the signal
+     */
+    String gap(String topic, String lastId);
   }
 
   private final long maxQueuedBytes;
   private final Overflow overflow;
   private final Backplane backplane;
+  private final boolean history;
+  private final Envelope envelope;
   private final ConcurrentHashMap<String, Topic> topics = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<Object, SharedFrameEncoder> encoders = new ConcurrentHashMap<>();
   private final LongAdder published = new LongAdder();
@@ -139,6 +243,8 @@ public final class Topics implements AutoCloseable {
     this.maxQueuedBytes = b.maxQueuedBytes;
     this.overflow = b.overflow;
     this.backplane = b.backplane;
+    this.history = b.backplane != null && b.backplane.keepsHistory();
+    this.envelope = b.envelope;
   }
 
   /**
@@ -155,6 +261,54 @@ public final class Topics implements AutoCloseable {
     final ReentrantLock lock = new ReentrantLock();
     /** Copied on change (under the lock and the map's bin lock); publications read it locked. */
     TopicSubscriber[] subscribers = new TopicSubscriber[0];
+    /** The subscribers by the thread that writes to them, made with {@link #subscribers}. */
+    TopicGroup[] groups = new TopicGroup[0];
+    /** The distinct shared wire forms among the subscribers, each with one that has it. */
+    TopicSubscriber[] forms = new TopicSubscriber[0];
+
+    /** Sets the subscribers; call with the lock held. */
+    void set(TopicSubscriber[] now) {
+      subscribers = now;
+      groups = TopicGroup.of(now);
+      List<TopicSubscriber> distinct = new java.util.ArrayList<>(2);
+      for (TopicSubscriber s : now) {
+        if (s.form != null && distinct.stream().noneMatch(d -> d.form.equals(s.form))) {
+          distinct.add(s);
+        }
+      }
+      forms = distinct.toArray(new TopicSubscriber[0]);
+    }
+  }
+
+  /**
+   * One publication ready for every subscriber: the payload (for those that encode their own) and
+   * one frame per shared wire form of the topic, encoded once on the publisher's thread.
+   */
+  record Prepared(
+      TopicSubscriber.Item message, Object[] forms, TopicSubscriber.Item[] frames,
+      String topic, String id) {
+    TopicSubscriber.Item itemFor(TopicSubscriber s) {
+      if (s.form == null) {
+        return message;
+      }
+      for (int i = 0; i < forms.length; i++) {
+        if (forms[i].equals(s.form)) {
+          return frames[i];
+        }
+      }
+      throw new IllegalStateException("a subscriber's wire form was not prepared: " + s.form);
+    }
+
+    /**
+     * Queues this message on each of {@code members}.
+     *
+     * @param flush whether each write starts at once, or waits for the caller's flush
+     */
+    void deliver(TopicSubscriber[] members, boolean flush) {
+      for (TopicSubscriber s : members) {
+        s.offer(itemFor(s), topic, id, flush);
+      }
+    }
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -173,9 +327,65 @@ public final class Topics implements AutoCloseable {
   public boolean subscribe(WebSocket ws, String topic) {
     Objects.requireNonNull(topic, "topic");
     TopicSubscriber s = subscriberOf(ws);
+    return s != null && s.add(topic) && join(s, topic);
+  }
+
+  /**
+   * Subscribes a connection that comes back to a topic, with the id of the last message it saw
+   * (see {@link Envelope}): it first receives, in order, every message published after that one
+   * (on any node) and then the live ones, none twice. When that is not possible (the id is older
+   * than the backplane's history holds, or not an id, or there is no history) it receives the
+   * {@linkplain Envelope#gap gap signal} instead of the missed messages, then the live ones.
+   * Messages published meanwhile wait in its queue (bounded as usual; when {@link
+   * Overflow#DROP_OLDEST} drops one of them, it gets the gap signal).
+   *
+   * @param ws a connection made by a {@link WebSocketServer} or {@link WebSocketClient}
+   * @param topic the topic's name
+   * @param lastId the id of the last message it saw
+   * @return completed with true when it was given everything it missed, false when it was sent
+   *     the gap signal, or was already subscribed, or closed meanwhile
+   * @throws IllegalArgumentException when {@code ws} is not this library's, or belongs to other
+   *     {@code Topics}
+   */
+  public CompletableFuture<Boolean> subscribe(WebSocket ws, String topic, String lastId) {
+    Objects.requireNonNull(topic, "topic");
+    Objects.requireNonNull(lastId, "lastId");
+    TopicSubscriber s = subscriberOf(ws);
     if (s == null || !s.add(topic)) {
-      return false;
+      return CompletableFuture.completedFuture(false);
     }
+    s.hold(topic); // live messages wait until what it missed is queued before them
+    if (!join(s, topic)) {
+      return CompletableFuture.completedFuture(false);
+    }
+    CompletableFuture<List<Backplane.Entry>> missed = history
+        ? backplane.history(topic, lastId)
+        : CompletableFuture.completedFuture(null);
+    return missed.handle((entries, e) -> {
+      if (e != null || entries == null) {
+        return s.recovered(topic, null, null, null);
+      }
+      TopicSubscriber.Item[] items = new TopicSubscriber.Item[entries.size()];
+      String last = lastId;
+      for (int i = 0; i < items.length; i++) {
+        Backplane.Entry m = entries.get(i);
+        ByteBuffer wrapped = envelope.message(topic, m.id(), m.payload().asReadOnlyBuffer());
+        items[i] = new TopicSubscriber.Item(
+            wrapped, m.text() ? Opcode.TEXT : Opcode.BINARY, wrapped.remaining());
+        last = m.id();
+      }
+      return s.recovered(topic, items, last, backplane::compareIds);
+    });
+  }
+
+  /** The gap signal of {@link Envelope#gap}, as a message the subscriber encodes. */
+  TopicSubscriber.Item gapSignal(String topic, String lastId) {
+    ByteBuffer text = Utf8.encode(envelope.gap(topic, lastId));
+    return new TopicSubscriber.Item(text, Opcode.TEXT, text.remaining());
+  }
+
+  /** Adds {@code s} to {@code topic}'s subscribers; false when it closed meanwhile. */
+  private boolean join(TopicSubscriber s, String topic) {
     topics.compute(topic, (name, t) -> {
       Topic topicNow = t != null ? t : new Topic();
       topicNow.lock.lock();
@@ -183,7 +393,7 @@ public final class Topics implements AutoCloseable {
         TopicSubscriber[] old = topicNow.subscribers;
         TopicSubscriber[] grown = Arrays.copyOf(old, old.length + 1);
         grown[old.length] = s;
-        topicNow.subscribers = grown;
+        topicNow.set(grown);
       } finally {
         topicNow.lock.unlock();
       }
@@ -230,7 +440,7 @@ public final class Topics implements AutoCloseable {
         TopicSubscriber[] shrunk = new TopicSubscriber[old.length - 1];
         System.arraycopy(old, 0, shrunk, 0, i);
         System.arraycopy(old, i + 1, shrunk, i, old.length - i - 1);
-        t.subscribers = shrunk;
+        t.set(shrunk);
         if (shrunk.length > 0) {
           return t;
         }
@@ -277,7 +487,8 @@ public final class Topics implements AutoCloseable {
    *
    * @param topic the topic
    * @param text the message
-   * @return the subscribers on this node it was queued for (not counting drops)
+   * @return the subscribers on this node it was handed to; 0 with a
+   *     backplane that keeps a history, which delivers it here too once it has given it an id
    * @throws IllegalArgumentException when the text holds an unpaired surrogate
    */
   public int publishText(String topic, CharSequence text) {
@@ -290,7 +501,8 @@ public final class Topics implements AutoCloseable {
    *
    * @param topic the topic
    * @param data the message, position to limit; copied before this returns
-   * @return the subscribers on this node it was queued for
+   * @return the subscribers on this node it was handed to; 0 with a backplane that keeps a
+   *     history (see {@link #publishText})
    */
   public int publishBinary(String topic, ByteBuffer data) {
     ByteBuffer copy = ByteBuffer.allocate(data.remaining()).put(data.duplicate()).flip();
@@ -304,24 +516,62 @@ public final class Topics implements AutoCloseable {
    * @param topic the topic
    * @param text whether the payload is UTF-8 text (the caller checked it) or binary
    * @param payload the message; copied before this returns
-   * @return the subscribers it was queued for
+   * @return the subscribers it was handed to
    */
   public int publishLocal(String topic, boolean text, ByteBuffer payload) {
     ByteBuffer copy = ByteBuffer.allocate(payload.remaining()).put(payload.duplicate()).flip();
     return publish(topic, text, copy, false);
   }
 
+  /**
+   * Publishes a message that has an id to this node's subscribers only: what a {@link Backplane}
+   * that {@linkplain Backplane#keepsHistory() keeps a history} calls with every publication (this
+   * node's own too). Subscribers receive it through the {@link Envelope}.
+   *
+   * @param topic the topic
+   * @param id its id, in the backplane's order of the topic
+   * @param text whether the payload is UTF-8 text (the caller checked it) or binary
+   * @param payload the message; not kept after the call returns
+   * @return the subscribers it was handed to
+   */
+  public int publishLocal(String topic, String id, boolean text, ByteBuffer payload) {
+    Objects.requireNonNull(id, "id");
+    ByteBuffer wrapped = envelope.message(topic, id, payload.asReadOnlyBuffer());
+    if (text && !Utf8Validator.isValid(wrapped.duplicate())) {
+      throw new IllegalArgumentException("the envelope made invalid UTF-8 of a text message");
+    }
+    return publish(topic, text, wrapped, false, id);
+  }
+
   private int publish(String topic, boolean text, ByteBuffer payload, boolean local) {
+    return publish(topic, text, payload, local, null);
+  }
+
+  private int publish(String topic, boolean text, ByteBuffer payload, boolean local, String id) {
     Objects.requireNonNull(topic, "topic");
     published.increment();
     Opcode type = text ? Opcode.TEXT : Opcode.BINARY;
     ByteBuffer readOnly = payload.asReadOnlyBuffer();
     Topic t = topics.get(topic);
     int reached = 0;
+    if (local && history) {
+      // Every node, this one too, delivers it once the backplane has given it its id and place.
+      if (t != null) {
+        t.lock.lock();
+        try {
+          backplane.publish(topic, text, readOnly);
+        } finally {
+          t.lock.unlock();
+        }
+      } else {
+        backplane.publish(topic, text, readOnly);
+      }
+      return 0;
+    }
     if (t != null) {
       t.lock.lock();
       try {
-        reached = fanOut(t.subscribers, type, readOnly);
+        reached = fanOut(t, type, readOnly, topic, id);
         if (local && backplane != null) {
           backplane.publish(topic, text, readOnly.duplicate());
         }
@@ -334,58 +584,29 @@ public final class Topics implements AutoCloseable {
     return reached;
   }
 
-  /** Queues one message on every subscriber, encoding it once per wire form met. */
-  private int fanOut(TopicSubscriber[] subscribers, Opcode type, ByteBuffer payload) {
-    // Most topics have one form (every subscriber alike): remember the last one encoded.
-    Object lastForm = null;
-    ByteBuffer lastFrame = null;
-    Object[] forms = null; // further forms and frames, pairwise, made when a second form appears
-    int nForms = 0;
-    TopicSubscriber.Item message = null; // for subscribers that encode their own
-    int reached = 0;
-    for (TopicSubscriber s : subscribers) {
-      Object form = s.form;
-      TopicSubscriber.Item item;
-      if (form == null) {
-        if (message == null) {
-          message = new TopicSubscriber.Item(payload, type, payload.remaining());
-        }
-        item = message;
-      } else {
-        ByteBuffer frame;
-        if (form.equals(lastForm)) {
-          frame = lastFrame;
-        } else {
-          frame = null;
-          for (int i = 0; i < nForms && frame == null; i += 2) {
-            if (forms[i].equals(form)) {
-              frame = (ByteBuffer) forms[i + 1];
-            }
-          }
-          if (frame == null) {
-            frame = encode(s, form, type, payload);
-            if (lastForm != null) { // a second form: from now on every form is listed
-              if (forms == null) {
-                forms = new Object[8];
-                forms[nForms++] = lastForm;
-                forms[nForms++] = lastFrame;
-              } else if (nForms == forms.length) {
-                forms = Arrays.copyOf(forms, nForms * 2);
-              }
-              forms[nForms++] = form;
-              forms[nForms++] = frame;
-            }
-          }
-          lastForm = form;
-          lastFrame = frame;
-        }
-        item = new TopicSubscriber.Item(frame, null, frame.remaining());
-      }
-      if (s.offer(item)) {
-        reached++;
-      }
+  /**
+   * Hands one message to every subscriber, encoded once per wire form here; the writes run on
+   * each subscriber's own event loop (one task per loop and message, so a publisher on a large
+   * topic uses every loop), or here for subscribers without one. Each loop runs its tasks in
+   * order, so each subscriber still gets the topic's messages in publication order.
+   *
+   * @return the subscribers it was handed to
+   */
+  private int fanOut(Topic t, Opcode type, ByteBuffer payload, String topic, String id) {
+    TopicSubscriber[] withForm = t.forms;
+    Object[] forms = new Object[withForm.length];
+    TopicSubscriber.Item[] frames = new TopicSubscriber.Item[withForm.length];
+    for (int i = 0; i < withForm.length; i++) {
+      forms[i] = withForm[i].form;
+      ByteBuffer frame = encode(withForm[i], forms[i], type, payload);
+      frames[i] = new TopicSubscriber.Item(frame, null, frame.remaining());
     }
-    return reached;
+    Prepared p = new Prepared(new TopicSubscriber.Item(payload, type, payload.remaining()),
+        forms, frames, topic, id);
+    for (TopicGroup g : t.groups) {
+      g.hand(p);
+    }
+    return t.subscribers.length;
   }
 
   private ByteBuffer encode(TopicSubscriber s, Object form, Opcode type, ByteBuffer payload) {
@@ -482,8 +703,21 @@ public final class Topics implements AutoCloseable {
     private long maxQueuedBytes = DEFAULT_MAX_QUEUED_BYTES;
     private Overflow overflow = Overflow.DROP_OLDEST;
     private Backplane backplane;
+    private Envelope envelope = Envelope.LINE;
 
     private Builder() {}
+
+    /**
+     * Sets how subscribers receive each message's id when the backplane keeps a history; default
+     * {@link Envelope#LINE}. Without a history, messages reach subscribers as they were published.
+     *
+     * @param envelope the envelope
+     * @return this builder
+     */
+    public Builder envelope(Envelope envelope) {
+      this.envelope = Objects.requireNonNull(envelope, "envelope");
+      return this;
+    }
 
     /**
      * Sets the most bytes of topic messages one subscriber may have waiting, beyond {@link

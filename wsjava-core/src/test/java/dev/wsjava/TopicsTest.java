@@ -6,10 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.wsjava.extension.PerMessageDeflate;
 import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -365,6 +368,162 @@ class TopicsTest {
         Topics other = Topics.builder().build();
         assertThatThrownBy(() -> other.subscribe(onServer, "x"))
             .isInstanceOf(IllegalArgumentException.class);
+      }
+    });
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @EnumSource(Transport.class)
+  void aSubscriberBackWithAnIdButNoHistoryGetsTheGapSignalBeforeLiveMessages(Transport t) {
+    assertTimeoutPreemptively(LIMIT, () -> {
+      try (Room room = new Room(t, Topics.builder().build(), null);
+          WebSocketClient client = client(t, null)) {
+        Inbox in = new Inbox(2);
+        client.connect(room.uri("back", "other"), in).get(10, TimeUnit.SECONDS);
+        WebSocket ws = room.await("back");
+        assertThat(room.topics.subscribe(ws, "news", "17-0").get(10, TimeUnit.SECONDS))
+            .as("nothing to recover from").isFalse();
+        room.topics.publishText("news", "live");
+        in.await();
+        assertThat(in.texts).containsExactly("- news\n", "live");
+        assertThat(room.topics.subscribe(ws, "news", "18-0").get(10, TimeUnit.SECONDS))
+            .as("already subscribed").isFalse();
+      }
+    });
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @EnumSource(Transport.class)
+  void aSlowSubscribersQueueIsChargedToTheMemoryBudgetAndGivenBackWhenItDrains(Transport t) {
+    assertTimeoutPreemptively(LIMIT, () -> {
+      long bound = 256 * 1024;
+      Topics topics = Topics.builder().maxQueuedBytes(bound).build();
+      String body = "z".repeat(8 * 1024);
+      CountDownLatch gate = new CountDownLatch(1);
+      try (Room room = new Room(t, topics, null);
+          WebSocketClient fastClient = client(t, null);
+          WebSocketClient slowClient = client(t, null)) {
+        Inbox fast = new Inbox(401);
+        fastClient.connect(room.uri("fast", "feed"), fast).get(10, TimeUnit.SECONDS);
+        room.await("fast");
+        Inbox slow = new Inbox(1, gate);
+        slowClient.connect(room.uri("slow", "feed"), slow).get(10, TimeUnit.SECONDS);
+        var slowConnection = ((WebSocketImpl) room.await("slow")).connection();
+        var fastConnection = ((WebSocketImpl) room.await("fast")).connection();
+        for (int i = 0; i < 400; i++) {
+          publishPaced(topics, fast, i, i + " " + body);
+        }
+        publishPaced(topics, fast, 400, "last");
+        fast.await();
+        assertThat(topics.dropped()).as("its queue is full").isPositive();
+        // Its topic queue (full: the bound, give or take a message) is charged, beside what its
+        // socket queue holds past the first 64 KiB; the fast one holds nothing.
+        assertThat(slowConnection.memoryCharged()).isGreaterThanOrEqualTo(bound - body.length());
+        assertThat(fastConnection.memoryCharged()).isZero();
+        gate.countDown();
+        assertThat(slow.last.await(30, TimeUnit.SECONDS)).isTrue();
+        // Its queue emptied before "after" could go straight to its socket.
+        slow.read.drainPermits();
+        topics.publishText("feed", "after");
+        assertThat(slow.read.tryAcquire(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(slow.texts).endsWith("after");
+        assertThat(slowConnection.memoryCharged()).isLessThan(bound / 4);
+      }
+    });
+  }
+
+  /** A backplane with a history the test controls: ids "N-0", replies to history() by hand. */
+  private static final class HandHistory implements Topics.Backplane {
+    final CompletableFuture<List<Topics.Backplane.Entry>> reply = new CompletableFuture<>();
+
+    @Override
+    public void start(Topics topics) {}
+
+    @Override
+    public void subscribe(String topic) {}
+
+    @Override
+    public void unsubscribe(String topic) {}
+
+    @Override
+    public void publish(String topic, boolean text, ByteBuffer payload) {}
+
+    @Override
+    public void close() {}
+
+    @Override
+    public boolean keepsHistory() {
+      return true;
+    }
+
+    @Override
+    public CompletableFuture<List<Topics.Backplane.Entry>> history(String topic, String lastId) {
+      return reply;
+    }
+
+    @Override
+    public int compareIds(String a, String b) {
+      return Long.compare(Long.parseLong(a.split("-")[0]), Long.parseLong(b.split("-")[0]));
+    }
+
+    static Topics.Backplane.Entry entry(long n, String text) {
+      return new Topics.Backplane.Entry(n + "-0", true, StandardCharsets.UTF_8.encode(text));
+    }
+  }
+
+  /** What a subscriber back from "1-0" must get in both recovery tests: 2 to 5, once each. */
+  private static final List<String> TWO_TO_FIVE =
+      List.of("2-0 t\ntwo", "3-0 t\nthree", "4-0 t\nfour", "5-0 t\nfive");
+
+  /** A message with id "N-0" on topic t, as a backplane with a history delivers it. */
+  private static void live(Room room, long n, String text) {
+    room.topics.publishLocal("t", n + "-0", true, StandardCharsets.UTF_8.encode(text));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @EnumSource(Transport.class)
+  void aRecoveringSubscriberGetsEachMessageOnceWhetherTheHistoryOrTheLiveStreamBringsItFirst(
+      Transport t) {
+    assertTimeoutPreemptively(LIMIT, () -> {
+      HandHistory history = new HandHistory();
+      try (Room room = new Room(t, Topics.builder().backplane(history).build(), null);
+          WebSocketClient client = client(t, null)) {
+        Inbox in = new Inbox(4);
+        client.connect(room.uri("back", "other"), in).get(10, TimeUnit.SECONDS);
+        WebSocket ws = room.await("back");
+        CompletableFuture<Boolean> recovered = room.topics.subscribe(ws, "t", "1-0");
+        // Live while it recovers: held; "2" is also in the history, "3" arrives only live.
+        live(room, 2, "two");
+        live(room, 3, "three");
+        history.reply.complete(List.of(HandHistory.entry(2, "two")));
+        assertThat(recovered.get(10, TimeUnit.SECONDS)).isTrue();
+        live(room, 4, "four");
+        live(room, 5, "five");
+        in.await();
+        assertThat(in.texts).containsExactlyElementsOf(TWO_TO_FIVE);
+      }
+    });
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @EnumSource(Transport.class)
+  void aLiveMessageTheHistoryAlreadyGaveIsNotGivenAgain(Transport t) {
+    assertTimeoutPreemptively(LIMIT, () -> {
+      HandHistory history = new HandHistory();
+      try (Room room = new Room(t, Topics.builder().backplane(history).build(), null);
+          WebSocketClient client = client(t, null)) {
+        Inbox in = new Inbox(4);
+        client.connect(room.uri("back", "other"), in).get(10, TimeUnit.SECONDS);
+        WebSocket ws = room.await("back");
+        history.reply.complete(List.of(HandHistory.entry(2, "two"), HandHistory.entry(3, "three")));
+        assertThat(room.topics.subscribe(ws, "t", "1-0").get(10, TimeUnit.SECONDS)).isTrue();
+        // The node's live stream lags the history: 2 and 3 come after the recovery, then 4.
+        live(room, 2, "two");
+        live(room, 3, "three");
+        live(room, 4, "four");
+        live(room, 5, "five");
+        in.await();
+        assertThat(in.texts).containsExactlyElementsOf(TWO_TO_FIVE);
       }
     });
   }

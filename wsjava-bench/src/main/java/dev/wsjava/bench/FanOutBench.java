@@ -24,6 +24,11 @@ import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.websocketx.TextWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolHandler;
 import io.netty.util.concurrent.GlobalEventExecutor;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import io.vertx.core.eventbus.MessageConsumer;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
@@ -40,20 +45,24 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Fan-out: one topic, N subscribers, 300-byte text messages, on one node. The server runs in this
- * JVM (wsjava {@link Topics}, or Netty's {@code ChannelGroup.writeAndFlush} of one frame, each on
- * two event loops); the N subscribers are raw sockets on one selector thread in a child process.
- * A message carries its publish time ({@link System#nanoTime()}, one monotonic clock for both
- * processes on Linux); the child reports each message once every subscriber has it, and the
- * server keeps at most {@link #IN_FLIGHT} messages unacknowledged.
+ * JVM (wsjava {@link Topics}, Netty's {@code ChannelGroup.writeAndFlush} of one frame, or Vert.x's
+ * event bus, each on two event loops); the N subscribers are raw sockets on one selector thread in
+ * a child process. A message carries its publish time ({@link System#nanoTime()}, one monotonic
+ * clock for both processes on Linux); the child reports each message once every subscriber has
+ * it, and the server keeps at most {@link #IN_FLIGHT} messages unacknowledged.
  *
  * <p>Prints deliveries per second, the publish-to-receive latency of each delivery (p50, p99),
  * the server's CPU per delivery (this process's CPU time, so the server only), and the server's
  * heap per subscriber (after a full GC, with N subscribers minus before).
  *
- * <p>Command line: {@code wsjava|netty N MESSAGES}; or {@code client PORT N} (the child).
+ * <p>Vert.x runs its usual fan-out: a consumer of one event-bus address per WebSocket, on two
+ * event loops, each writing what it receives (a frame encoded per subscriber).
+ *
+ * <p>Command line: {@code wsjava|netty|vertx N MESSAGES}; or {@code client PORT N} (the child).
  */
 public final class FanOutBench {
   private static final int SIZE = 300;
@@ -75,7 +84,11 @@ public final class FanOutBench {
     }
     int n = Integer.parseInt(args[1]);
     int messages = Integer.parseInt(args[2]);
-    Server server = args[0].equals("netty") ? new NettyServer() : new WsjavaServer();
+    Server server = switch (args[0]) {
+      case "netty" -> new NettyServer();
+      case "vertx" -> new VertxServer();
+      default -> new WsjavaServer();
+    };
     try {
       run(args[0], server, n, messages);
     } finally {
@@ -182,6 +195,51 @@ public final class FanOutBench {
       group.close().await(10, TimeUnit.SECONDS);
       workers.shutdownGracefully(0, 1, TimeUnit.SECONDS).await(10, TimeUnit.SECONDS);
       boss.shutdownGracefully(0, 1, TimeUnit.SECONDS).await(10, TimeUnit.SECONDS);
+    }
+  }
+
+  /**
+   * Vert.x's usual fan-out: each WebSocket registers a consumer of one event-bus address and writes
+   * what it receives; a publication is one {@code eventBus().publish}. Each consumer runs on its
+   * socket's event loop and encodes its own frame.
+   */
+  private static final class VertxServer implements Server {
+    final Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(LOOPS));
+    final AtomicInteger subscribed = new AtomicInteger();
+    final HttpServer http;
+
+    VertxServer() throws Exception {
+      http = vertx.createHttpServer(new HttpServerOptions().setHost("127.0.0.1").setPort(0))
+          .webSocketHandler(ws -> {
+            MessageConsumer<String> c =
+                vertx.eventBus().consumer("feed", m -> ws.writeTextMessage(m.body()));
+            c.completion().onSuccess(v -> subscribed.incrementAndGet());
+            ws.closeHandler(v -> {
+              c.unregister();
+              subscribed.decrementAndGet();
+            });
+          })
+          .listen().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    }
+
+    @Override
+    public int port() {
+      return http.actualPort();
+    }
+
+    @Override
+    public int subscribers() {
+      return subscribed.get();
+    }
+
+    @Override
+    public void publish(String text) {
+      vertx.eventBus().publish("feed", text);
+    }
+
+    @Override
+    public void close() throws Exception {
+      vertx.close().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
     }
   }
 

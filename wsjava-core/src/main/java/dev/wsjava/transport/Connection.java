@@ -60,6 +60,8 @@ public abstract class Connection {
   private final MemoryBudget.Account memory;
   /** Queued outbound bytes charged to {@link #memory} (past the first {@link #FREE_QUEUE}). */
   private long outboundCharged;
+  /** Bytes a fan-out (topics) holds for this connection, charged to {@link #memory}. */
+  private long fanOutCharged;
   /** Reading waits until the outbound queue is empty ({@link #pauseReadingUntilSent()}). */
   private boolean drainPause;
   /** Bytes of received messages the application holds (see {@link #chargeHeld}); under lock. */
@@ -298,10 +300,12 @@ public abstract class Connection {
    * @param bytes the encoded frame, or the message's payload (duplicated, not consumed)
    * @param type null for an encoded frame, else {@link Opcode#TEXT} or {@link Opcode#BINARY}
    * @param window queue nothing while this many bytes or more wait to be written
+   * @param flush whether to start writing at once; false leaves it to a later {@link
+   *     #flushQueued()} (a fan-out queues many messages, then writes them together)
    * @return {@link #OFFERED}, {@link #OFFER_FULL}, {@link #OFFER_FRAGMENTING} or {@link
    *     #OFFER_NOT_OPEN}
    */
-  public final int offer(ByteBuffer bytes, Opcode type, long window) {
+  public final int offer(ByteBuffer bytes, Opcode type, long window, boolean flush) {
     ReentrantLock lock = lock();
     lock.lock();
     try {
@@ -322,8 +326,15 @@ public abstract class Connection {
     } finally {
       lock.unlock();
     }
-    requestFlushNoWait();
+    if (flush) {
+      requestFlushNoWait();
+    }
     return OFFERED;
+  }
+
+  /** Starts writing what {@link #offer} queued without writing. */
+  public final void flushQueued() {
+    requestFlushNoWait();
   }
 
   /**
@@ -748,6 +759,68 @@ public abstract class Connection {
     }
   }
 
+  /**
+   * Charges the messages a fan-out (topics) holds for this connection, outside its own queue, to
+   * its memory budget, as an overdraft like the outbound queue: a publication is never refused for
+   * the budget's sake. While it holds any, the connection counts as a holder whose peer does not
+   * read ({@link MemoryBudget.Account#stuck}): when others wait for memory past the stall timeout
+   * and it holds the most, it is dropped. Nothing is charged once the connection is closed.
+   *
+   * @param bytes what the fan-out holds for it now, 0 when nothing
+   */
+  public final void chargeFanOut(long bytes) {
+    long was;
+    boolean drainPaused;
+    ReentrantLock lock = lock();
+    lock.lock();
+    try {
+      was = fanOutCharged;
+      if (bytes > was && session.state() == Session.State.CLOSED) {
+        return; // its memory is released with the socket, and must stay so
+      }
+      fanOutCharged = bytes;
+      if (bytes > was) {
+        memory.chargeOver(bytes - was);
+      } else if (bytes < was) {
+        memory.release(was - bytes);
+      }
+      drainPaused = drainPause;
+    } finally {
+      lock.unlock();
+    }
+    if (bytes > 0 && !memory.isStalled()) { // a stalled reader keeps waiting to be woken
+      memory.stuck(this::abort);
+    } else if (was > 0 && !drainPaused) {
+      memory.unstuck();
+    }
+  }
+
+  /**
+   * Returns the thread that should write a fan-out's messages to this connection (its event loop),
+   * so that a publication to many connections spreads over every loop; null when the publisher's
+   * own thread should (a transport without loops). Tasks run in the order they were given.
+   *
+   * @return the executor, or null
+   */
+  public java.util.concurrent.Executor fanOutExecutor() {
+    return null;
+  }
+
+  /**
+   * Returns the bytes this connection charges to the memory budget now.
+   *
+   * @return bytes charged
+   */
+  public final long memoryCharged() {
+    ReentrantLock lock = lock();
+    lock.lock();
+    try {
+      return memory.used();
+    } finally {
+      lock.unlock();
+    }
+  }
+
   /** Reports that the peer closed its side of the TCP connection (end of stream). */
   protected final void receiveEnd() {
     ReentrantLock lock = lock();
@@ -1021,7 +1094,8 @@ public abstract class Connection {
       closeReported = true;
       outboundCharged = 0;
       heldByApp = 0;
-      memory.releaseAll(); // the queue, the message being read and the inbox's charge go with it
+      fanOutCharged = 0;
+      memory.releaseAll(); // the queue, the message being read, the inbox's and the fan-out's charge
       code = session.closeCode();
       reason = session.closeReason();
     } finally {

@@ -2,6 +2,10 @@ package dev.wsjava.cluster.redis;
 
 import dev.wsjava.Topics;
 import io.lettuce.core.ClientOptions;
+import io.lettuce.core.Limit;
+import io.lettuce.core.Range;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.StreamMessage;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisConnectionStateListener;
 import io.lettuce.core.RedisURI;
@@ -14,7 +18,9 @@ import io.lettuce.core.resource.Delay;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -38,23 +44,62 @@ import java.util.concurrent.atomic.LongAdder;
  * that bound) and subscribes to its channels again. Messages published on other nodes while the
  * connection is down, or before it has subscribed again, are lost for this node: it counts them
  * in {@link #missed()} when the next message of that publisher on that topic arrives (each
- * message carries a sequence number per publisher and topic). Publications made on this node while it is disconnected reach its own
+ * message carries a sequence number per publisher and topic, in an epoch that begins again
+ * when the publisher dropped its counter of that topic). Publications made on this node while it is disconnected reach its own
  * subscribers only, and are counted in {@link #publishFailures()}.
  *
+ * <p><b>History.</b> With {@link Builder#history(int)}, every publication is also appended to a
+ * Redis stream per topic (key {@code <prefix><topic>}, trimmed to about that many entries with
+ * {@code XADD MAXLEN ~}), and the stream's id (such as {@code 1733140000000-0}) is the message's
+ * id: subscribers receive it through {@link Topics.Envelope}, and one that comes back, to any
+ * node, with the last id it saw gets what it missed ({@link Topics#subscribe(dev.wsjava.WebSocket,
+ * String, String)}, read with {@code XRANGE}). Appending and publishing are one Lua script, so
+ * the order of ids is the order every node receives; and every node, the publishing one included,
+ * delivers a message only once Redis has it. A publication that does not reach Redis reaches
+ * nobody (counted in {@link #publishFailures()}).
+ *
  * <p>Wire format of a message on channel {@code <prefix><topic>}: one octet (1 = text, 0 =
- * binary), the publisher's 16-octet node id, an 8-octet sequence number, then the payload.
+ * binary), the publisher's 16-octet node id, an 8-octet epoch, an 8-octet sequence number within
+ * it, then the payload. With a
+ * history, the stream entry holds that message in its field {@code m}, and the channel carries
+ * the id, a newline, then the message.
  *
  * <p>Thread-safe.
  */
 public final class RedisBackplane implements Topics.Backplane {
-  private static final int HEADER = 1 + 16 + 8;
+  private static final int HEADER = 1 + 16 + 8 + 8;
+
+  /**
+   * Sequence counters of topics without subscribers on this node that it keeps; past this many,
+   * they are dropped (a later publication starts a new epoch): a node that publishes to many
+   * topics it does not subscribe to does not grow without bound.
+   */
+  static final int MAX_IDLE_COUNTERS = 4096;
+
+  /** A publisher's numbering of one topic; guarded by itself. */
+  private static final class Counter {
+    final long epoch;
+    long seq;
+
+    Counter(long epoch) {
+      this.epoch = epoch;
+    }
+  }
+
+  /** The last message seen of one publisher on one topic. */
+  private record Seen(long epoch, long seq) {}
 
   private final RedisURI uri;
   private final String prefix;
   private final Duration reconnectDelay;
+  private final int history;
+  /** The SUBSCRIBE of each topic this node has subscribers for, completed once Redis confirmed. */
+  private final ConcurrentHashMap<String, CompletableFuture<Void>> subscribed =
+      new ConcurrentHashMap<>();
   private final byte[] nodeId = new byte[16];
-  private final ConcurrentHashMap<String, AtomicLong> sent = new ConcurrentHashMap<>();
-  private final ConcurrentHashMap<String, Long> lastSeen = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<String, Counter> sent = new ConcurrentHashMap<>();
+  private final AtomicLong epochs = new AtomicLong();
+  private final ConcurrentHashMap<String, Seen> lastSeen = new ConcurrentHashMap<>();
   private final LongAdder received = new LongAdder();
   private final LongAdder missed = new LongAdder();
   private final LongAdder duplicates = new LongAdder();
@@ -76,6 +121,7 @@ public final class RedisBackplane implements Topics.Backplane {
     this.uri = RedisURI.create(b.uri);
     this.prefix = b.prefix;
     this.reconnectDelay = b.reconnectDelay;
+    this.history = b.history;
     UUID id = UUID.randomUUID();
     ByteBuffer.wrap(nodeId).putLong(id.getMostSignificantBits()).putLong(id.getLeastSignificantBits());
   }
@@ -135,34 +181,65 @@ public final class RedisBackplane implements Topics.Backplane {
   }
 
   private void receive(byte[] channel, byte[] message) {
-    if (message.length < HEADER) {
+    String id = null;
+    int start = 0;
+    if (history > 0) {
+      int nl = indexOf(message, (byte) '\n');
+      if (nl < 0) {
+        return; // not ours
+      }
+      id = new String(message, 0, nl, StandardCharsets.US_ASCII);
+      start = nl + 1;
+    }
+    if (message.length - start < HEADER) {
       return; // not ours
     }
-    ByteBuffer m = ByteBuffer.wrap(message);
+    ByteBuffer m = ByteBuffer.wrap(message, start, message.length - start);
     boolean text = m.get() == 1;
     long idHigh = m.getLong();
     long idLow = m.getLong();
+    long epoch = m.getLong();
     long seq = m.getLong();
     ByteBuffer own = ByteBuffer.wrap(nodeId);
-    if (idHigh == own.getLong(0) && idLow == own.getLong(8)) {
+    if (id == null && idHigh == own.getLong(0) && idLow == own.getLong(8)) {
       return; // published here, and delivered here already
     }
     String topic = new String(channel, StandardCharsets.UTF_8).substring(prefix.length());
     String from = idHigh + ":" + idLow + ":" + topic;
-    Long before = lastSeen.get(from);
-    if (before != null && seq <= before) {
-      duplicates.increment(); // a PUBLISH the client sent again after a reconnect
-      return;
-    }
-    lastSeen.put(from, seq);
-    if (before != null && seq > before + 1) {
-      missed.add(seq - before - 1);
-    }
+    Seen before = lastSeen.get(from);
+    if (before == null || epoch > before.epoch()) {
+      lastSeen.put(from, new Seen(epoch, seq)); // a new epoch numbers from 1 again
+      if (before != null && seq > 1) {
+        missed.add(seq - 1);
+      }
+    } else if (epoch == before.epoch()) {
+      if (seq <= before.seq()) {
+        duplicates.increment(); // a PUBLISH the client sent again after a reconnect
+        return;
+      }
+      lastSeen.put(from, new Seen(epoch, seq));
+      if (seq > before.seq() + 1) {
+        missed.add(seq - before.seq() - 1);
+      }
+    } // else: numbered by a counter the publisher dropped as this epoch began; late, not twice
     received.increment();
     Topics t = topics;
     if (t != null) {
-      t.publishLocal(topic, text, m);
+      if (id != null) {
+        t.publishLocal(topic, id, text, m);
+      } else {
+        t.publishLocal(topic, text, m);
+      }
     }
+  }
+
+  private static int indexOf(byte[] a, byte b) {
+    for (int i = 0; i < a.length; i++) {
+      if (a[i] == b) {
+        return i;
+      }
+    }
+    return -1;
   }
 
   @Override
@@ -170,8 +247,14 @@ public final class RedisBackplane implements Topics.Backplane {
     local.add(topic);
     StatefulRedisPubSubConnection<byte[], byte[]> c = subscriptions;
     if (c != null) {
+      CompletableFuture<Void> done = subscribed.computeIfAbsent(topic, k -> new CompletableFuture<>());
       try {
-        c.async().subscribe(channel(topic)); // refused while disconnected: see onRedisConnected
+        // Refused while disconnected: see onRedisConnected.
+        c.async().subscribe(channel(topic)).whenComplete((ok, e) -> {
+          if (e == null) {
+            done.complete(null);
+          }
+        });
       } catch (RuntimeException refused) {
         // subscribed again when the connection is back
       }
@@ -181,6 +264,7 @@ public final class RedisBackplane implements Topics.Backplane {
   @Override
   public void unsubscribe(String topic) {
     local.remove(topic);
+    subscribed.remove(topic);
     try {
       subscriptions.async().unsubscribe(channel(topic));
     } catch (RuntimeException refused) {
@@ -188,19 +272,96 @@ public final class RedisBackplane implements Topics.Backplane {
     }
     String suffix = ":" + topic;
     lastSeen.keySet().removeIf(k -> k.endsWith(suffix)); // what is not received is not missed
+    sent.remove(topic); // its next publication starts a new epoch
+  }
+
+  /**
+   * Appends to the topic's stream, trimmed, and publishes the message behind its new id, in one
+   * step: the ids' order is the order of the channel.
+   */
+  private static final String APPEND_AND_PUBLISH = """
+      local id = redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], '*', 'm', ARGV[2])
+      redis.call('PUBLISH', KEYS[1], id .. '\\n' .. ARGV[2])
+      return id
+      """;
+
+  @Override
+  public boolean keepsHistory() {
+    return history > 0;
+  }
+
+  @Override
+  public CompletableFuture<List<Topics.Backplane.Entry>> history(String topic, String lastId) {
+    long[] last = parseId(lastId);
+    CompletableFuture<Void> live = subscribed.get(topic);
+    if (last == null || live == null) {
+      return CompletableFuture.completedFuture(null);
+    }
+    // From the id it saw (included, to learn that the stream still holds it), once this node
+    // receives the live messages: everything after the range arrives live.
+    int most = history * 2 + 200; // MAXLEN ~ keeps a little more than asked
+    return live.thenCompose(ok -> publisher.async()
+            .xrange(channel(topic), Range.create(lastId, "+"), Limit.from(most))
+            .toCompletableFuture())
+        .thenApply(found -> {
+          if (found.isEmpty() || !found.get(0).getId().equals(lastId) || found.size() == most) {
+            return null; // trimmed away (or never an id here), or more than a history holds
+          }
+          List<Topics.Backplane.Entry> missed = new java.util.ArrayList<>(found.size() - 1);
+          for (StreamMessage<byte[], byte[]> e : found.subList(1, found.size())) {
+            byte[] m = e.getBody().values().iterator().next();
+            missed.add(new Topics.Backplane.Entry(
+                e.getId(), m[0] == 1, ByteBuffer.wrap(m, HEADER, m.length - HEADER)));
+          }
+          return missed;
+        });
+  }
+
+  @Override
+  public int compareIds(String a, String b) {
+    long[] x = parseId(a);
+    long[] y = parseId(b);
+    int c = Long.compareUnsigned(x[0], y[0]);
+    return c != 0 ? c : Long.compareUnsigned(x[1], y[1]);
+  }
+
+  /** A stream id's two numbers, or null when {@code id} is not one. */
+  private static long[] parseId(String id) {
+    int dash = id.indexOf('-');
+    if (dash < 1 || dash == id.length() - 1 || id.length() > 41) {
+      return null;
+    }
+    try {
+      return new long[] {
+        Long.parseUnsignedLong(id, 0, dash, 10), Long.parseUnsignedLong(id, dash + 1, id.length(), 10)
+      };
+    } catch (NumberFormatException e) {
+      return null;
+    }
   }
 
   @Override
   public void publish(String topic, boolean text, ByteBuffer payload) {
-    AtomicLong counter = sent.computeIfAbsent(topic, k -> new AtomicLong());
+    Counter counter = sent.get(topic);
+    if (counter == null) {
+      if (sent.size() >= MAX_IDLE_COUNTERS + local.size()) {
+        sent.keySet().removeIf(k -> !local.contains(k));
+      }
+      counter = sent.computeIfAbsent(topic, k -> new Counter(epochs.incrementAndGet()));
+    }
     // Numbered and handed to the connection in one step, so Redis gets them in number order: a
     // receiver takes a number at or below the last it saw for a repeat.
     synchronized (counter) {
-      long seq = counter.incrementAndGet();
+      long seq = ++counter.seq;
       ByteBuffer m = ByteBuffer.allocate(HEADER + payload.remaining());
-      m.put((byte) (text ? 1 : 0)).put(nodeId).putLong(seq).put(payload);
+      m.put((byte) (text ? 1 : 0)).put(nodeId).putLong(counter.epoch).putLong(seq).put(payload);
       try {
-        publisher.async().publish(channel(topic), m.array()).whenComplete((n, e) -> {
+        CompletableFuture<?> sentNow = history > 0
+            ? publisher.async().eval(APPEND_AND_PUBLISH, ScriptOutputType.VALUE,
+                new byte[][] {channel(topic)}, Long.toString(history).getBytes(
+                    StandardCharsets.US_ASCII), m.array()).toCompletableFuture()
+            : publisher.async().publish(channel(topic), m.array()).toCompletableFuture();
+        sentNow.whenComplete((n, e) -> {
           if (e != null) {
             publishFailures.increment();
           }
@@ -262,6 +423,11 @@ public final class RedisBackplane implements Topics.Backplane {
     return reconnects.sum();
   }
 
+  /** How many topics this node keeps a sequence counter for (tests check that it is bounded). */
+  int counters() {
+    return sent.size();
+  }
+
   @Override
   public void close() {
     if (subscriptions != null) {
@@ -283,6 +449,7 @@ public final class RedisBackplane implements Topics.Backplane {
     private String uri = "redis://127.0.0.1:6379";
     private String prefix = "wsjava:topic:";
     private Duration reconnectDelay = Duration.ofSeconds(1);
+    private int history;
 
     private Builder() {}
 
@@ -318,6 +485,22 @@ public final class RedisBackplane implements Topics.Backplane {
      */
     public Builder reconnectDelay(Duration max) {
       this.reconnectDelay = Objects.requireNonNull(max, "max");
+      return this;
+    }
+
+    /**
+     * Keeps a history of about {@code entries} messages per topic in Redis streams, so that a
+     * subscriber that comes back gets what it missed; default 0 (none: pub/sub only). See the
+     * class's "History".
+     *
+     * @param entries at least 0
+     * @return this builder
+     */
+    public Builder history(int entries) {
+      if (entries < 0) {
+        throw new IllegalArgumentException("history must be at least 0 entries, was " + entries);
+      }
+      this.history = entries;
       return this;
     }
 

@@ -537,6 +537,11 @@ final class NioConnection extends Connection implements Selectable, Runnable {
   // Writing
 
   @Override
+  public java.util.concurrent.Executor fanOutExecutor() {
+    return loop;
+  }
+
+  @Override
   protected void requestFlush() {
     if (loop.inEventLoop()) {
       flush();
