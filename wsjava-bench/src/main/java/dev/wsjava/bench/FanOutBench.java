@@ -12,6 +12,7 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.group.ChannelGroup;
@@ -43,7 +44,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -55,9 +58,15 @@ import java.util.concurrent.atomic.AtomicInteger;
  * clock for both processes on Linux); the child reports each message once every subscriber has
  * it, and the server keeps at most {@link #IN_FLIGHT} messages unacknowledged.
  *
+ * <p>Every server gets the same settings: {@link #LOOPS} event loops, {@code TCP_NODELAY} on,
+ * {@link #SIZE}-byte messages, at most {@link #IN_FLIGHT} in flight, no compression.
+ *
  * <p>Prints deliveries per second, the publish-to-receive latency of each delivery (p50, p99),
- * the server's CPU per delivery (this process's CPU time, so the server only), and the server's
- * heap per subscriber (after a full GC, with N subscribers minus before).
+ * the server's CPU per delivery (this process's CPU time), the client's CPU per delivery (the
+ * child's), and the server's heap per subscriber (after a full GC, with N subscribers minus
+ * before); on stderr, how long connecting and subscribing took. A wait for the client is bounded:
+ * a message that does not reach every subscriber within a minute stops the run with the client's
+ * per-message counts on stderr, rather than a run that never ends.
  *
  * <p>Vert.x runs its usual fan-out: a consumer of one event-bus address per WebSocket, on two
  * event loops, each writing what it receives (a frame encoded per subscriber).
@@ -114,7 +123,7 @@ public final class FanOutBench {
     WsjavaServer() throws Exception {
       server = WebSocketServer.builder().bind("127.0.0.1", 0)
           .config(WebSocketConfig.builder().transport(Transport.NIO).eventLoops(LOOPS)
-              .deflate(null).build())
+              .tcpNoDelay(true).deflate(null).build())
           .websocket("/feed", new WebSocketListener() {
             @Override
             public void onOpen(WebSocket ws) {
@@ -153,6 +162,7 @@ public final class FanOutBench {
 
     NettyServer() throws Exception {
       listener = new ServerBootstrap().group(boss, workers).channel(NioServerSocketChannel.class)
+          .childOption(ChannelOption.TCP_NODELAY, true)
           .childHandler(new ChannelInitializer<SocketChannel>() {
             @Override
             protected void initChannel(SocketChannel ch) {
@@ -209,7 +219,8 @@ public final class FanOutBench {
     final HttpServer http;
 
     VertxServer() throws Exception {
-      http = vertx.createHttpServer(new HttpServerOptions().setHost("127.0.0.1").setPort(0))
+      http = vertx.createHttpServer(new HttpServerOptions().setHost("127.0.0.1").setPort(0)
+              .setTcpNoDelay(true))
           .webSocketHandler(ws -> {
             MessageConsumer<String> c =
                 vertx.eventBus().consumer("feed", m -> ws.writeTextMessage(m.body()));
@@ -249,21 +260,24 @@ public final class FanOutBench {
         Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx1g",
         "-cp", System.getProperty("java.class.path"), FanOutBench.class.getName(),
         "client", Integer.toString(server.port()), Integer.toString(n)));
+    long start = System.nanoTime();
     Process child = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
     try (PrintStream toChild = new PrintStream(child.getOutputStream(), true, StandardCharsets.UTF_8);
-        BufferedReader fromChild = new BufferedReader(
-            new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
-      String line = fromChild.readLine();
+        ChildLines fromChild = new ChildLines(child)) {
+      String line = fromChild.next(120, "all " + n + " clients connected");
       if (!"connected".equals(line)) {
         throw new IllegalStateException("the client failed: " + line);
       }
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      long connected = System.nanoTime();
+      long deadline = connected + TimeUnit.SECONDS.toNanos(60);
       while (server.subscribers() < n && System.nanoTime() < deadline) {
         Thread.sleep(10);
       }
       if (server.subscribers() < n) {
         throw new IllegalStateException(server.subscribers() + " of " + n + " subscribed");
       }
+      System.err.printf(Locale.ROOT, "fanout %s: %d connected in %.1f s, subscribed %.1f s later%n",
+          name, n, (connected - start) / 1e9, (System.nanoTime() - connected) / 1e9);
       long perSubscriber = (heapAfterGc() - heapBefore) / n;
       String pad = "x".repeat(SIZE - 24);
       // Warm-up, then the measured run.
@@ -274,24 +288,27 @@ public final class FanOutBench {
         int acked = 0;
         for (int i = 0; i < count; i++) {
           while (i - acked >= IN_FLIGHT) {
-            acked = Integer.parseInt(fromChild.readLine()) + 1;
+            acked = fromChild.ack(toChild, acked);
           }
           server.publish(String.format(Locale.ROOT, "%019d|%04d", System.nanoTime(), i) + pad);
         }
         while (acked < count) {
-          acked = Integer.parseInt(fromChild.readLine()) + 1;
+          acked = fromChild.ack(toChild, acked);
         }
         long elapsed = System.nanoTime() - t0;
         long cpuUsed = cpu() - cpu0;
         toChild.println("report");
-        String latency = fromChild.readLine();
+        // "latency p50 .. p99 ..;client CPU nanoseconds since the last report"
+        String[] report = fromChild.next(60, "the latency report").split(";");
         if (round == 1) {
           double deliveries = (double) n * count;
           System.out.printf(Locale.ROOT,
               "fanout %-6s subscribers=%d messages=%d size=%d: %,.0f deliveries/s, %s,"
-                  + " server CPU %.0f ns/delivery (%.2f cores), heap %,d B/subscriber%n",
-              name, n, count, SIZE, deliveries / (elapsed / 1e9), latency,
-              cpuUsed / deliveries, (double) cpuUsed / elapsed, perSubscriber);
+                  + " server CPU %.0f ns/delivery (%.2f cores), client CPU %.0f ns/delivery,"
+                  + " heap %,d B/subscriber%n",
+              name, n, count, SIZE, deliveries / (elapsed / 1e9), report[0],
+              cpuUsed / deliveries, (double) cpuUsed / elapsed,
+              Long.parseLong(report[1]) / deliveries, perSubscriber);
         }
       }
       toChild.println("quit");
@@ -299,6 +316,53 @@ public final class FanOutBench {
       if (!child.waitFor(30, TimeUnit.SECONDS)) {
         child.destroyForcibly();
       }
+    }
+  }
+
+  /** The child's output lines, read by a thread so that a wait for one is bounded in time. */
+  private static final class ChildLines implements AutoCloseable {
+    /** How long one message may take to reach every subscriber before the run is called stuck. */
+    private static final int ACK_SECONDS = 60;
+    private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+    private final Thread reader;
+
+    ChildLines(Process child) {
+      BufferedReader in = new BufferedReader(
+          new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
+      reader = Thread.ofPlatform().daemon().start(() -> {
+        try {
+          String l;
+          while ((l = in.readLine()) != null) {
+            lines.add(l);
+          }
+        } catch (java.io.IOException e) {
+          // the child is gone: next() times out and says what it waited for
+        }
+      });
+    }
+
+    String next(int seconds, String what) throws InterruptedException {
+      String l = lines.poll(seconds, TimeUnit.SECONDS);
+      if (l == null) {
+        throw new IllegalStateException("no " + what + " from the client within " + seconds + " s");
+      }
+      return l;
+    }
+
+    /** Waits for the next message every subscriber has; on a timeout the child dumps its counts. */
+    int ack(PrintStream toChild, int acked) throws InterruptedException {
+      String l = lines.poll(ACK_SECONDS, TimeUnit.SECONDS);
+      if (l == null) {
+        toChild.println("counts");
+        throw new IllegalStateException("message " + acked + " did not reach every subscriber within "
+            + ACK_SECONDS + " s (the client's counts are on stderr)");
+      }
+      return Integer.parseInt(l) + 1;
+    }
+
+    @Override
+    public void close() {
+      reader.interrupt();
     }
   }
 
@@ -340,14 +404,28 @@ public final class FanOutBench {
     CountDownLatch done = new CountDownLatch(1);
     Thread.ofPlatform().daemon().start(() -> {
       try {
+        long cpuAtReport = cpu();
         String cmd;
         while ((cmd = in.readLine()) != null && !cmd.equals("quit")) {
+          if (cmd.equals("counts")) { // the messages some subscribers still miss
+            synchronized (latencies) {
+              for (int seq = 0; seq < received.length; seq++) {
+                if (received[seq] != 0) {
+                  System.err.printf(Locale.ROOT, "client: message %d reached %d of %d%n",
+                      seq, received[seq], n);
+                }
+              }
+            }
+            continue;
+          }
           synchronized (latencies) {
             long[] l = Arrays.copyOf(latencies, nLat[0]);
             nLat[0] = 0;
             Arrays.sort(l);
-            System.out.printf(Locale.ROOT, "latency p50 %.1f us p99 %.1f us%n",
-                l[l.length / 2] / 1e3, l[(int) (l.length * 0.99)] / 1e3);
+            long cpuNow = cpu();
+            System.out.printf(Locale.ROOT, "latency p50 %.1f us p99 %.1f us;%d%n",
+                l[l.length / 2] / 1e3, l[(int) (l.length * 0.99)] / 1e3, cpuNow - cpuAtReport);
+            cpuAtReport = cpuNow;
             System.out.flush();
           }
         }
@@ -359,7 +437,6 @@ public final class FanOutBench {
     System.out.println("connected");
     System.out.flush();
     ByteBuffer buf = ByteBuffer.allocateDirect(1 << 16);
-    byte[] head = new byte[24];
     while (done.getCount() > 0) {
       selector.select(100);
       for (SelectionKey k : selector.selectedKeys()) {
@@ -383,13 +460,17 @@ public final class FanOutBench {
             // A frame: 0x81, 126, length (2), payload; gather its first 24 bytes.
             r.frame[r.at++] = (byte) b;
             if (r.at == 4) {
+              if (r.frame[0] != (byte) 0x81 || r.frame[1] != 126) {
+                throw new IllegalStateException(String.format(Locale.ROOT,
+                    "not an unmasked text frame with a 16-bit length: %02x %02x",
+                    r.frame[0], r.frame[1]));
+              }
               r.need = 4 + (((r.frame[2] & 0xff) << 8) | (r.frame[3] & 0xff));
             }
-            if (r.at >= 4 && r.at - 4 <= head.length && r.at - 4 > 0) {
-              head[r.at - 5] = (byte) b;
-            }
             if (r.at >= 4 && r.at == r.need) {
-              String s = new String(head, StandardCharsets.US_ASCII);
+              // The payload's first 24 bytes from this reader's own frame: a frame split across
+              // reads must not pick up the bytes of another subscriber's frame read in between.
+              String s = new String(r.frame, 4, 24, StandardCharsets.US_ASCII);
               long sent = Long.parseLong(s.substring(0, 19));
               int seq = Integer.parseInt(s.substring(20, 24));
               if (nLat[0] < latencies.length) {
