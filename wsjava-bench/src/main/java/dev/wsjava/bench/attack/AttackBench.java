@@ -59,6 +59,8 @@ public final class AttackBench {
   private static final Duration START_TIMEOUT = Duration.ofSeconds(30);
   /** The longest an honest echo, a late read or a probe may wait. */
   private static final int WAIT_MS = 3_000;
+  /** The longest the late reader waits for each of its echoes. */
+  private static final int LATE_WAIT_MS = 8_000;
   private static final String PEER = "dev.wsjava.bench.peer.netty.NettyEchoServer";
 
   private AttackBench() {}
@@ -101,8 +103,8 @@ public final class AttackBench {
     }
     Duration window = Duration.ofSeconds(Math.min(seconds, 30));
     System.out.println("| attack | server | survived | honest echoes during: n, p99, max | "
-        + "attackers' close codes | MiB attackers sent | late reader | peak heap | peak RSS |");
-    System.out.println("| --- | --- | --- | --- | --- | --- | --- | --- | --- |");
+        + "attackers' close codes | MiB attackers sent | late reader | peak heap | peak RSS | server CPU |");
+    System.out.println("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
     for (String a : attacks) {
       Attack attack = Attack.values()[Integer.parseInt(a) - 1];
       if (attack == Attack.DEFLATE_BOMBS) {
@@ -123,14 +125,18 @@ public final class AttackBench {
         Socket s = connect(srv.port, attack.deflate);
         if (s == null) {
           closeAll(attackers);
-          return row + "skipped: no permessage-deflate negotiated | | | | | | |";
+          return row + "skipped: no permessage-deflate negotiated | | | | | | | |";
         }
         attackers.add(new Attacker(s, attack));
       }
       LateReader late = attack == Attack.ECHO_NEVER_READ ? new LateReader(connect(srv.port, false)) : null;
+      WebSocketConfig noDeflate = WebSocketConfig.builder().deflate(null).build();
+      WebSocketClient client = WebSocketClient.builder().config(noDeflate).build();
+      WebSocket ws = client.open(URI.create("ws://127.0.0.1:" + srv.port + "/echo"));
       attackers.forEach(Attacker::start);
       long end = System.nanoTime() + window.toNanos();
-      Honest honest = Honest.run(URI.create("ws://127.0.0.1:" + srv.port + "/echo"), end);
+      Honest honest = Honest.run(ws, end);
+      client.close();
       String lateResult = late == null ? "-" : late.readAll();
       Map<String, Integer> outcomes = new TreeMap<>();
       long sent = 0;
@@ -138,14 +144,17 @@ public final class AttackBench {
         outcomes.merge(a.outcome(), 1, Integer::sum);
         sent += a.sent.get();
       }
+      srv.sampleHeap(); // while the attackers still hold what they hold
       closeAll(attackers);
       if (late != null) {
         late.socket.close();
       }
       String rss = srv.peakRss(); // before it is stopped
+      String cpu = srv.cpuSeconds();
       String survived = srv.survived();
       return row + survived + " | " + honest + " | " + outcomes.toString().replaceAll("[{}]", "")
-          + " | " + sent / MIB + " | " + lateResult + " | " + srv.peakHeap() + " | " + rss + " |";
+          + " | " + sent / MIB + " | " + lateResult + " | " + srv.peakHeap() + " | " + rss
+          + " | " + cpu + " |";
     }
   }
 
@@ -221,7 +230,30 @@ public final class AttackBench {
       return "**no** (exit " + process.exitValue() + (oom.find() ? ", " + oom.group() : "") + ")";
     }
 
-    /** The largest heap occupancy the GC log shows before a collection, in MiB. */
+    private long usedNow = -1;
+
+    /** Reads the heap in use now (jcmd GC.heap_info), for {@link #peakHeap()}: before the stop. */
+    void sampleHeap() {
+      try {
+        Process j = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+            Long.toString(process.pid()), "GC.heap_info").redirectErrorStream(true).start();
+        String out = new String(j.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        j.waitFor(10, TimeUnit.SECONDS);
+        Matcher m = Pattern.compile("total \\d+K, used (\\d+)K").matcher(out);
+        if (m.find()) {
+          usedNow = Long.parseLong(m.group(1)) >> 10;
+        }
+      } catch (IOException e) {
+        // no figure: the GC log's alone
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+
+    /**
+     * The largest heap occupancy the GC log shows before a collection, or the heap in use at the
+     * end if larger, in MiB.
+     */
     String peakHeap() throws IOException {
       Path log = dir.resolve("gc.log");
       long max = -1;
@@ -234,7 +266,8 @@ public final class AttackBench {
           default -> v;
         });
       }
-      return max < 0 ? "no GC" : max + " MiB";
+      max = Math.max(max, usedNow);
+      return max < 0 ? "-" : max + " MiB";
     }
 
     /** The process's resident set high-water mark (heap, direct buffers, zlib and all). */
@@ -251,6 +284,17 @@ public final class AttackBench {
       return "-";
     }
 
+    /** User and system CPU time of the process so far (Linux: clock ticks of 1/100 s). */
+    String cpuSeconds() {
+      try {
+        String stat = Files.readString(Path.of("/proc", Long.toString(process.pid()), "stat"));
+        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        return String.format("%.1f s", (Long.parseLong(f[11]) + Long.parseLong(f[12])) / 100.0);
+      } catch (IOException | RuntimeException e) {
+        return "-";
+      }
+    }
+
     @Override
     public void close() {
       try {
@@ -261,21 +305,24 @@ public final class AttackBench {
     }
   }
 
-  /** 1 KiB echoes one after the other until the end of the attack, each within {@link #WAIT_MS}. */
+  /**
+   * 1 KiB echoes one after the other on a connection opened before the attack, until its end;
+   * each echo waits for as long as the attack has left plus {@link #WAIT_MS}, so a slow echo is
+   * measured rather than given up.
+   */
   private record Honest(List<Long> micros, String error) {
-    static Honest run(URI uri, long end) {
+    static Honest run(WebSocket ws, long end) {
       List<Long> micros = new ArrayList<>();
       String error = null;
-      WebSocketConfig noDeflate = WebSocketConfig.builder().deflate(null).build();
-      try (WebSocketClient client = WebSocketClient.builder().config(noDeflate).build()) {
-        WebSocket ws = client.open(uri);
-        byte[] kib = new byte[1024];
+      byte[] kib = new byte[1024];
+      try {
         for (int i = 0; i < 1_000_000 && System.nanoTime() < end; i++) {
           long t0 = System.nanoTime();
-          ws.sendBinary(kib).get(WAIT_MS, TimeUnit.MILLISECONDS);
-          Message m = ws.receive(Duration.ofMillis(WAIT_MS));
+          Duration wait = Duration.ofNanos(end - t0).plusMillis(WAIT_MS);
+          ws.sendBinary(kib).get(wait.toMillis(), TimeUnit.MILLISECONDS);
+          Message m = ws.receive(wait);
           if (!(m instanceof Message.Binary b) || b.data().remaining() != kib.length) {
-            error = "no echo within " + WAIT_MS + " ms";
+            error = "no echo within " + wait.toMillis() + " ms";
             break;
           }
           micros.add((System.nanoTime() - t0) / 1_000);
@@ -337,13 +384,13 @@ public final class AttackBench {
         switch (attack) {
           case FRAGMENTS -> {
             for (int i = 0; i < 15; i++) {
-              sent.addAndGet(writeFrame(out, i == 0 ? 0x1 : 0x0, false, 0, MIB_OF_A));
+              writeFrame(out, i == 0 ? 0x1 : 0x0, false, 0, MIB_OF_A, sent);
             }
           }
-          case DEFLATE_BOMBS -> sent.addAndGet(writeFrame(out, 0x2, true, 4, bomb()));
+          case DEFLATE_BOMBS -> writeFrame(out, 0x2, true, 4, bomb(), sent);
           case ECHO_NEVER_READ -> {
             for (int i = 0; i < 4; i++) {
-              sent.addAndGet(writeFrame(out, 0x2, true, 0, SIXTEEN_MIB));
+              writeFrame(out, 0x2, true, 0, SIXTEEN_MIB, sent);
             }
           }
         }
@@ -385,7 +432,7 @@ public final class AttackBench {
       Thread.ofVirtual().start(() -> { // its sends may wait for TCP while the server is busy
         try {
           for (byte[] m : messages) {
-            writeFrame(socket.getOutputStream(), 0x2, true, 0, m);
+            writeFrame(socket.getOutputStream(), 0x2, true, 0, m, new AtomicLong());
           }
         } catch (IOException e) {
           // seen when it reads
@@ -406,15 +453,15 @@ public final class AttackBench {
 
   /**
    * Reads server frames until a close frame, the end of the stream, or (when collecting data
-   * messages) four messages or {@link #WAIT_MS} without one.
+   * messages) four messages, 10,000 frames or {@link #LATE_WAIT_MS} without one.
    *
    * @return the close code, "eof", "reset", "timeout", or "done" when four messages came
    */
   private static String readUntilClose(Socket socket, List<byte[]> collect) {
     try {
-      socket.setSoTimeout(collect == null ? 0 : WAIT_MS);
+      socket.setSoTimeout(collect == null ? 0 : LATE_WAIT_MS);
       DataInputStream in = new DataInputStream(socket.getInputStream());
-      while (collect == null || collect.size() < 4) {
+      for (int frames = 0; collect == null || collect.size() < 4 && frames < 10_000; frames++) {
         int b0 = in.readUnsignedByte();
         long len = in.readUnsignedByte() & 0x7f;
         len = len == 126 ? in.readUnsignedShort() : len == 127 ? in.readLong() : len;
@@ -474,9 +521,12 @@ public final class AttackBench {
     return s;
   }
 
-  /** Writes a client frame masked with the all-zero key (the payload goes as it is); its size. */
-  private static long writeFrame(OutputStream out, int opcode, boolean fin, int rsv, byte[] payload)
-      throws IOException {
+  /**
+   * Writes a client frame masked with the all-zero key (the payload goes as it is), 1 MiB at a
+   * time, adding to {@code sent} what the socket took.
+   */
+  private static void writeFrame(OutputStream out, int opcode, boolean fin, int rsv, byte[] payload,
+      AtomicLong sent) throws IOException {
     ByteArrayOutputStream head = new ByteArrayOutputStream(14);
     head.write((fin ? 0x80 : 0) | rsv << 4 | opcode);
     head.write(0x80 | 127); // every payload here is over 64 KiB: the 8-byte length is the shortest
@@ -485,9 +535,12 @@ public final class AttackBench {
     }
     head.write(new byte[4]);
     out.write(head.toByteArray());
-    out.write(payload);
+    for (int off = 0; off < payload.length; off += MIB) {
+      int n = Math.min(MIB, payload.length - off);
+      out.write(payload, off, n);
+      sent.addAndGet(n);
+    }
     out.flush();
-    return head.size() + (long) payload.length;
   }
 
   private static byte[] filled(int n, byte b) {
