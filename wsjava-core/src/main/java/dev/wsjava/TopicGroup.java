@@ -1,8 +1,5 @@
 package dev.wsjava;
 
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -42,24 +39,19 @@ final class TopicGroup implements Runnable {
   }
 
   /**
-   * Groups subscribers by their loop, each group in the order the subscribers joined.
+   * Makes a group.
    *
-   * @param subscribers a topic's subscribers
-   * @return the groups; the one without a loop last
+   * @param loop the loop that writes to the members, or null: their publishers do
+   * @param members the subscribers, in the order they joined
+   * @return a new group with nothing waiting
    */
-  static TopicGroup[] of(TopicSubscriber[] subscribers) {
-    LinkedHashMap<Executor, List<TopicSubscriber>> byLoop = new LinkedHashMap<>();
-    List<TopicSubscriber> inline = new ArrayList<>();
-    for (TopicSubscriber s : subscribers) {
-      (s.loop == null ? inline : byLoop.computeIfAbsent(s.loop, l -> new ArrayList<>())).add(s);
-    }
-    List<TopicGroup> groups = new ArrayList<>(byLoop.size() + 1);
-    byLoop.forEach((loop, members) ->
-        groups.add(new TopicGroup(loop, members.toArray(new TopicSubscriber[0]))));
-    if (!inline.isEmpty()) {
-      groups.add(new TopicGroup(null, inline.toArray(new TopicSubscriber[0])));
-    }
-    return groups.toArray(new TopicGroup[0]);
+  static TopicGroup of(Executor loop, TopicSubscriber[] members) {
+    return new TopicGroup(loop, members);
+  }
+
+  /** A group of the same loop with other members; this one still delivers what it was handed. */
+  TopicGroup with(TopicSubscriber[] members) {
+    return new TopicGroup(loop, members);
   }
 
   /**

@@ -256,27 +256,114 @@ public final class Topics implements AutoCloseable {
     return new Builder();
   }
 
-  /** One topic: its subscribers, and the lock that orders its publications. */
+  /**
+   * One topic: its subscribers, and the lock that orders its publications. A join or a leave
+   * changes only what it must: the subscriber's own group (copied with one more or one fewer
+   * member), and the wire forms only when the subscriber brings a new one or was the one that
+   * stood for its form; so subscribing N connections costs N array copies, not N regroupings of
+   * everyone (which made 10,000 subscribes take seconds, with the loops that accept busy doing it).
+   */
   private static final class Topic {
     final ReentrantLock lock = new ReentrantLock();
     /** Copied on change (under the lock and the map's bin lock); publications read it locked. */
     TopicSubscriber[] subscribers = new TopicSubscriber[0];
-    /** The subscribers by the thread that writes to them, made with {@link #subscribers}. */
+    /** The subscribers by the thread that writes to them; the group without a loop last. */
     TopicGroup[] groups = new TopicGroup[0];
     /** The distinct shared wire forms among the subscribers, each with one that has it. */
     TopicSubscriber[] forms = new TopicSubscriber[0];
 
-    /** Sets the subscribers; call with the lock held. */
-    void set(TopicSubscriber[] now) {
-      subscribers = now;
-      groups = TopicGroup.of(now);
-      List<TopicSubscriber> distinct = new java.util.ArrayList<>(2);
-      for (TopicSubscriber s : now) {
-        if (s.form != null && distinct.stream().noneMatch(d -> d.form.equals(s.form))) {
-          distinct.add(s);
+    /** Adds a subscriber; call with the lock held. */
+    void add(TopicSubscriber s) {
+      subscribers = append(subscribers, s);
+      int g = groupOf(s.loop);
+      if (g >= 0) {
+        groups[g] = groups[g].with(append(groups[g].members, s));
+      } else {
+        TopicGroup added = TopicGroup.of(s.loop, new TopicSubscriber[] {s});
+        int at = s.loop == null || groups.length == 0 || groups[groups.length - 1].loop != null
+            ? groups.length : groups.length - 1; // before the group without a loop
+        TopicGroup[] grown = new TopicGroup[groups.length + 1];
+        System.arraycopy(groups, 0, grown, 0, at);
+        grown[at] = added;
+        System.arraycopy(groups, at, grown, at + 1, groups.length - at);
+        groups = grown;
+      }
+      if (s.form != null && formOf(s.form) < 0) {
+        forms = append(forms, s);
+      }
+    }
+
+    /** Removes a subscriber; false when it was not one. Call with the lock held. */
+    boolean remove(TopicSubscriber s) {
+      TopicSubscriber[] shrunk = without(subscribers, s);
+      if (shrunk == subscribers) {
+        return false;
+      }
+      subscribers = shrunk;
+      int g = groupOf(s.loop);
+      TopicSubscriber[] members = without(groups[g].members, s);
+      if (members.length > 0) {
+        groups[g] = groups[g].with(members);
+      } else {
+        TopicGroup[] fewer = new TopicGroup[groups.length - 1];
+        System.arraycopy(groups, 0, fewer, 0, g);
+        System.arraycopy(groups, g + 1, fewer, g, fewer.length - g);
+        groups = fewer;
+      }
+      int f = s.form == null ? -1 : formOf(s.form);
+      if (f >= 0 && forms[f] == s) { // it stood for its form: find another, or drop the form
+        TopicSubscriber other = null;
+        for (TopicSubscriber o : subscribers) {
+          if (s.form.equals(o.form)) {
+            other = o;
+            break;
+          }
+        }
+        if (other != null) {
+          forms = forms.clone();
+          forms[f] = other;
+        } else {
+          forms = without(forms, s);
         }
       }
-      forms = distinct.toArray(new TopicSubscriber[0]);
+      return true;
+    }
+
+    private int groupOf(java.util.concurrent.Executor loop) {
+      for (int i = 0; i < groups.length; i++) {
+        if (groups[i].loop == loop) {
+          return i;
+        }
+      }
+      return -1;
+    }
+
+    private int formOf(Object form) {
+      for (int i = 0; i < forms.length; i++) {
+        if (forms[i].form.equals(form)) {
+          return i;
+        }
+      }
+      return -1;
+    }
+
+    private static TopicSubscriber[] append(TopicSubscriber[] a, TopicSubscriber s) {
+      TopicSubscriber[] grown = Arrays.copyOf(a, a.length + 1);
+      grown[a.length] = s;
+      return grown;
+    }
+
+    /** {@code a} without {@code s}, or {@code a} itself when {@code s} is not in it. */
+    private static TopicSubscriber[] without(TopicSubscriber[] a, TopicSubscriber s) {
+      for (int i = 0; i < a.length; i++) {
+        if (a[i] == s) {
+          TopicSubscriber[] shrunk = new TopicSubscriber[a.length - 1];
+          System.arraycopy(a, 0, shrunk, 0, i);
+          System.arraycopy(a, i + 1, shrunk, i, a.length - i - 1);
+          return shrunk;
+        }
+      }
+      return a;
     }
   }
 
@@ -390,10 +477,7 @@ public final class Topics implements AutoCloseable {
       Topic topicNow = t != null ? t : new Topic();
       topicNow.lock.lock();
       try {
-        TopicSubscriber[] old = topicNow.subscribers;
-        TopicSubscriber[] grown = Arrays.copyOf(old, old.length + 1);
-        grown[old.length] = s;
-        topicNow.set(grown);
+        topicNow.add(s);
       } finally {
         topicNow.lock.unlock();
       }
@@ -432,16 +516,7 @@ public final class Topics implements AutoCloseable {
     topics.computeIfPresent(topic, (name, t) -> {
       t.lock.lock();
       try {
-        TopicSubscriber[] old = t.subscribers;
-        int i = Arrays.asList(old).indexOf(s);
-        if (i < 0) {
-          return t;
-        }
-        TopicSubscriber[] shrunk = new TopicSubscriber[old.length - 1];
-        System.arraycopy(old, 0, shrunk, 0, i);
-        System.arraycopy(old, i + 1, shrunk, i, old.length - i - 1);
-        t.set(shrunk);
-        if (shrunk.length > 0) {
+        if (!t.remove(s) || t.subscribers.length > 0) {
           return t;
         }
       } finally {

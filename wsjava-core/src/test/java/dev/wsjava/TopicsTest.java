@@ -240,6 +240,60 @@ class TopicsTest {
 
   @ParameterizedTest(name = "{0}")
   @EnumSource(Transport.class)
+  void aWireFormOutlivesTheSubscriberThatBroughtItAndGoesWithTheLastOneOfIt(Transport t) {
+    assertTimeoutPreemptively(LIMIT, () -> {
+      PerMessageDeflate sharedDeflate =
+          PerMessageDeflate.builder().serverNoContextTakeover(true).build();
+      try (Room room = new Room(t, Topics.builder().build(), PerMessageDeflate.defaults());
+          WebSocketClient plain = client(t, null);
+          WebSocketClient shared = client(t, sharedDeflate)) {
+        int messages = 10;
+        List<Inbox> inboxes = new ArrayList<>();
+        int n = 0;
+        for (WebSocketClient c : List.of(plain, shared, plain, shared, plain)) {
+          Inbox in = new Inbox(2 * messages);
+          inboxes.add(in);
+          c.connect(room.uri("c" + n, "feed"), in).get(10, TimeUnit.SECONDS);
+          room.await("c" + n++);
+        }
+        // The first of each form leaves (on two loops, so groups lose members too).
+        assertThat(room.topics.unsubscribe(room.byName.get("c0"), "feed")).isTrue();
+        assertThat(room.topics.unsubscribe(room.byName.get("c1"), "feed")).isTrue();
+        assertThat(room.topics.unsubscribe(room.byName.get("c1"), "feed")).isFalse();
+        assertThat(room.topics.subscribers("feed")).isEqualTo(3);
+        for (int i = 0; i < messages; i++) {
+          room.topics.publishText("feed", "a " + i);
+        }
+        assertThat(room.topics.framesEncoded()).isEqualTo(2L * messages);
+        // Every plain subscriber leaves: only the compressed form is encoded from now on.
+        room.topics.unsubscribe(room.byName.get("c2"), "feed");
+        room.topics.unsubscribe(room.byName.get("c4"), "feed");
+        for (int i = 0; i < messages; i++) {
+          room.topics.publishText("feed", "b " + i);
+        }
+        assertThat(room.topics.framesEncoded()).isEqualTo(3L * messages);
+        Inbox last = inboxes.get(3);
+        last.await();
+        List<String> expected = new ArrayList<>();
+        for (int i = 0; i < messages; i++) {
+          expected.add("a " + i);
+        }
+        for (int i = 0; i < messages; i++) {
+          expected.add("b " + i);
+        }
+        assertThat(last.texts).containsExactlyElementsOf(expected);
+        Inbox left = inboxes.get(2);
+        Await.until("c2 has the messages before it left", Duration.ofSeconds(10),
+            () -> left.texts.size() >= messages);
+        assertThat(left.texts).containsExactlyElementsOf(expected.subList(0, messages));
+        assertThat(inboxes.get(0).texts).isEmpty();
+        assertThat(room.topics.delivered()).isEqualTo(3L * messages + messages);
+      }
+    });
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @EnumSource(Transport.class)
   void aSlowSubscriberLosesItsOldestMessagesAndSlowsNobodyElse(Transport t) {
     assertTimeoutPreemptively(LIMIT, () -> {
       Topics topics = Topics.builder().maxQueuedBytes(64 * 1024)
