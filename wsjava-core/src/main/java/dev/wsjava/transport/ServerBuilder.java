@@ -19,7 +19,15 @@ import javax.net.ssl.SSLContext;
 public abstract class ServerBuilder<B extends ServerBuilder<B>> {
   private String host;
   private int port;
-  private int backlog = 1024;
+  /**
+   * As many as the system allows: Linux, macOS and Windows cap a larger backlog at their limit
+   * ({@code net.core.somaxconn}, 4096 on current Linux) instead of refusing it. With 1024, a burst
+   * of 10,000 connects overflowed the accept queue whenever the loops fell behind, and each
+   * dropped SYN cost its client a one-second retransmission.
+   */
+  static final int MAX_BACKLOG = 65_535;
+
+  private int backlog = MAX_BACKLOG;
   private ServerHandshakeConfig handshakeConfig = ServerHandshakeConfig.defaults();
   private ConnectionConfig connectionConfig = ConnectionConfig.DEFAULTS;
   private SSLContext tls;
@@ -58,7 +66,8 @@ public abstract class ServerBuilder<B extends ServerBuilder<B>> {
   /**
    * Sets how many connections may wait to be accepted.
    *
-   * @param value at least 1; 1024 by default, so bursts of connects are not refused
+   * @param value at least 1; by default as many as the system allows ({@link #MAX_BACKLOG},
+   *     capped by the system), so bursts of connects are not dropped
    * @return this builder
    */
   public B backlog(int value) {
