@@ -140,6 +140,35 @@ class TopicsTest {
 
   private static final int PACE = 4;
 
+  /** On "feed": a subscriber that reads, then one that is held behind a gate (a slow one). */
+  private static final class FastAndSlow implements AutoCloseable {
+    final CountDownLatch gate = new CountDownLatch(1);
+    final WebSocketClient fastClient;
+    final WebSocketClient slowClient;
+    final Inbox fast;
+    final Inbox slow;
+    final WebSocket fastOnServer;
+    final WebSocket slowOnServer;
+
+    FastAndSlow(Room room, Transport t, int fastExpects) throws Exception {
+      fastClient = client(t, null);
+      slowClient = client(t, null);
+      fast = new Inbox(fastExpects);
+      fastClient.connect(room.uri("fast", "feed"), fast).get(10, TimeUnit.SECONDS);
+      fastOnServer = room.await("fast");
+      slow = new Inbox(1, gate);
+      slowClient.connect(room.uri("slow", "feed"), slow).get(10, TimeUnit.SECONDS);
+      slowOnServer = room.await("slow");
+    }
+
+    @Override
+    public void close() {
+      gate.countDown();
+      fastClient.close();
+      slowClient.close();
+    }
+  }
+
   private static WebSocketClient client(Transport t, PerMessageDeflate deflate) {
     return WebSocketClient.builder()
         .config(WebSocketConfig.builder().transport(t).deflate(deflate).build()).build();
@@ -300,16 +329,10 @@ class TopicsTest {
           .overflow(Topics.Overflow.DROP_OLDEST).build();
       int messages = 2_000;
       String body = "x".repeat(8 * 1024);
-      CountDownLatch gate = new CountDownLatch(1);
       try (Room room = new Room(t, topics, null);
-          WebSocketClient fastClient = client(t, null);
-          WebSocketClient slowClient = client(t, null)) {
-        Inbox fast = new Inbox(messages + 1);
-        fastClient.connect(room.uri("fast", "feed"), fast).get(10, TimeUnit.SECONDS);
-        room.await("fast");
-        Inbox slow = new Inbox(1, gate);
-        slowClient.connect(room.uri("slow", "feed"), slow).get(10, TimeUnit.SECONDS);
-        WebSocket slowOnServer = room.await("slow");
+          FastAndSlow pair = new FastAndSlow(room, t, messages + 1)) {
+        Inbox fast = pair.fast;
+        Inbox slow = pair.slow;
         for (int i = 0; i < messages; i++) {
           publishPaced(topics, fast, i, i + " " + body);
         }
@@ -320,8 +343,8 @@ class TopicsTest {
         }
         assertThat(fast.texts.get(messages)).isEqualTo("last");
         assertThat(topics.dropped()).as("the slow one's oldest were dropped").isPositive();
-        assertThat(slowOnServer.isOpen()).isTrue();
-        gate.countDown();
+        assertThat(pair.slowOnServer.isOpen()).isTrue();
+        pair.gate.countDown();
         // It now reads what it kept: increasing, no duplicate, ending with the newest.
         assertThat(slow.last.await(30, TimeUnit.SECONDS)).isTrue();
         List<Integer> kept = slow.texts.stream().filter(s -> !s.equals("last"))
@@ -339,24 +362,16 @@ class TopicsTest {
       Topics topics = Topics.builder().maxQueuedBytes(64 * 1024)
           .overflow(Topics.Overflow.CLOSE_TRY_AGAIN_LATER).build();
       String body = "y".repeat(8 * 1024);
-      CountDownLatch gate = new CountDownLatch(1);
       try (Room room = new Room(t, topics, null);
-          WebSocketClient fastClient = client(t, null);
-          WebSocketClient slowClient = client(t, null)) {
-        Inbox fast = new Inbox(1_001);
-        fastClient.connect(room.uri("fast", "feed"), fast).get(10, TimeUnit.SECONDS);
-        room.await("fast");
-        Inbox slow = new Inbox(1, gate);
-        slowClient.connect(room.uri("slow", "feed"), slow).get(10, TimeUnit.SECONDS);
-        WebSocket slowOnServer = room.await("slow");
+          FastAndSlow pair = new FastAndSlow(room, t, 1_001)) {
         for (int i = 0; i <= 1_000; i++) {
-          publishPaced(topics, fast, i, i + " " + body);
+          publishPaced(topics, pair.fast, i, i + " " + body);
         }
-        fast.await();
-        gate.countDown();
-        assertThat(slow.closed.await(30, TimeUnit.SECONDS)).isTrue();
-        assertThat(slow.closeCode).isEqualTo(1013);
-        slowOnServer.closeFuture().get(30, TimeUnit.SECONDS);
+        pair.fast.await();
+        pair.gate.countDown();
+        assertThat(pair.slow.closed.await(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(pair.slow.closeCode).isEqualTo(1013);
+        pair.slowOnServer.closeFuture().get(30, TimeUnit.SECONDS);
         assertThat(topics.subscribers("feed")).isEqualTo(1);
         assertThat(topics.dropped()).isPositive();
       }
@@ -453,17 +468,12 @@ class TopicsTest {
       long bound = 256 * 1024;
       Topics topics = Topics.builder().maxQueuedBytes(bound).build();
       String body = "z".repeat(8 * 1024);
-      CountDownLatch gate = new CountDownLatch(1);
       try (Room room = new Room(t, topics, null);
-          WebSocketClient fastClient = client(t, null);
-          WebSocketClient slowClient = client(t, null)) {
-        Inbox fast = new Inbox(401);
-        fastClient.connect(room.uri("fast", "feed"), fast).get(10, TimeUnit.SECONDS);
-        room.await("fast");
-        Inbox slow = new Inbox(1, gate);
-        slowClient.connect(room.uri("slow", "feed"), slow).get(10, TimeUnit.SECONDS);
-        var slowConnection = ((WebSocketImpl) room.await("slow")).connection();
-        var fastConnection = ((WebSocketImpl) room.await("fast")).connection();
+          FastAndSlow pair = new FastAndSlow(room, t, 401)) {
+        Inbox fast = pair.fast;
+        Inbox slow = pair.slow;
+        var slowConnection = ((WebSocketImpl) pair.slowOnServer).connection();
+        var fastConnection = ((WebSocketImpl) pair.fastOnServer).connection();
         for (int i = 0; i < 400; i++) {
           publishPaced(topics, fast, i, i + " " + body);
         }
@@ -474,7 +484,7 @@ class TopicsTest {
         // socket queue holds past the first 64 KiB; the fast one holds nothing.
         assertThat(slowConnection.memoryCharged()).isGreaterThanOrEqualTo(bound - body.length());
         assertThat(fastConnection.memoryCharged()).isZero();
-        gate.countDown();
+        pair.gate.countDown();
         assertThat(slow.last.await(30, TimeUnit.SECONDS)).isTrue();
         // Its queue emptied before "after" could go straight to its socket.
         slow.read.drainPermits();
