@@ -18,40 +18,40 @@ import java.util.concurrent.locks.ReentrantLock;
  * writes to, as do the publishers of a group that has {@link #MAX_WAITING} messages waiting (the
  * loop is overrun: the publisher then helps, which also bounds what waits here).
  *
- * <p>Thread-safe. Messages are delivered in the order they were handed over, under {@link
- * #draining}; a group is replaced, not changed, when the topic's subscribers change (the old one
- * still delivers what it was handed).
+ * <p>A topic keeps one group per loop for as long as the topic lives; a join or a leave changes
+ * its {@link #members}, and each message handed over keeps the members it was published to. So
+ * every message, whoever delivers it (the loop or a helping publisher), goes out under the one
+ * {@link #draining} lock in the order it was handed over, and no member sees a later message
+ * before an earlier one. (A topic whose last subscriber leaves is dropped with its groups; a
+ * subscriber that rejoins it at once, while its loop is overrun, may get the new topic's first
+ * messages before the old one's last: the only reordering left.)
+ *
+ * <p>Thread-safe; {@link #members} is set and {@link #hand} is called under the topic's lock.
  */
 final class TopicGroup implements Runnable {
   /** Messages a group may have waiting before its publishers deliver them themselves. */
   static final int MAX_WAITING = 64;
 
   final Executor loop;
-  final TopicSubscriber[] members;
-  private final ConcurrentLinkedQueue<Topics.Prepared> waiting = new ConcurrentLinkedQueue<>();
+  /** The subscribers, in the order they joined; replaced (never changed) under the topic's lock. */
+  TopicSubscriber[] members;
+  private final ConcurrentLinkedQueue<Handed> waiting = new ConcurrentLinkedQueue<>();
   private final AtomicInteger waitingCount = new AtomicInteger();
   private final AtomicBoolean scheduled = new AtomicBoolean();
   private final ReentrantLock draining = new ReentrantLock();
 
-  private TopicGroup(Executor loop, TopicSubscriber[] members) {
-    this.loop = loop;
-    this.members = members;
-  }
+  /** A message and the members it was published to. */
+  private record Handed(Topics.Prepared message, TopicSubscriber[] members) {}
 
   /**
    * Makes a group.
    *
    * @param loop the loop that writes to the members, or null: their publishers do
    * @param members the subscribers, in the order they joined
-   * @return a new group with nothing waiting
    */
-  static TopicGroup of(Executor loop, TopicSubscriber[] members) {
-    return new TopicGroup(loop, members);
-  }
-
-  /** A group of the same loop with other members; this one still delivers what it was handed. */
-  TopicGroup with(TopicSubscriber[] members) {
-    return new TopicGroup(loop, members);
+  TopicGroup(Executor loop, TopicSubscriber[] members) {
+    this.loop = loop;
+    this.members = members;
   }
 
   /**
@@ -59,11 +59,14 @@ final class TopicGroup implements Runnable {
    * group without one or with {@link #MAX_WAITING} messages waiting.
    */
   void hand(Topics.Prepared message) {
+    if (members.length == 0) {
+      return;
+    }
     if (loop == null) {
       message.deliver(members, true);
       return;
     }
-    waiting.add(message);
+    waiting.add(new Handed(message, members));
     if (waitingCount.incrementAndGet() > MAX_WAITING) {
       drain(); // the loop is overrun: help it, in order
       return;
@@ -88,27 +91,42 @@ final class TopicGroup implements Runnable {
   }
 
   /**
-   * Queues every waiting message on every member, in order, then starts their writes. The writes
+   * Queues every waiting message on its members, in order, then starts their writes. The writes
    * start after the lock is released: a write that fails closes its connection, which leaves the
    * topic under the topic's lock, and a publisher may hold that lock while it waits for this one.
    */
   private void drain() {
-    boolean any = false;
+    TopicSubscriber[] flush = null; // the members to flush: usually every message had the same
+    java.util.List<TopicSubscriber[]> before = null; // those before a join or a leave, if any
     draining.lock();
     try {
-      Topics.Prepared m;
-      while ((m = waiting.poll()) != null) {
+      Handed h;
+      while ((h = waiting.poll()) != null) {
         waitingCount.decrementAndGet();
-        m.deliver(members, false);
-        any = true;
+        h.message.deliver(h.members, false);
+        if (flush != h.members) {
+          if (flush != null) {
+            (before == null ? before = new java.util.ArrayList<>(2) : before).add(flush);
+          }
+          flush = h.members;
+        }
       }
     } finally {
       draining.unlock();
     }
-    if (any) {
-      for (TopicSubscriber s : members) {
-        s.connection.flushQueued();
+    if (before != null) {
+      for (TopicSubscriber[] members : before) {
+        flushAll(members);
       }
+    }
+    if (flush != null) {
+      flushAll(flush);
+    }
+  }
+
+  private static void flushAll(TopicSubscriber[] members) {
+    for (TopicSubscriber s : members) {
+      s.connection.flushQueued();
     }
   }
 }

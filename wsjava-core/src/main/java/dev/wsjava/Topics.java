@@ -258,8 +258,8 @@ public final class Topics implements AutoCloseable {
 
   /**
    * One topic: its subscribers, and the lock that orders its publications. A join or a leave
-   * changes only what it must: the subscriber's own group (copied with one more or one fewer
-   * member), and the wire forms only when the subscriber brings a new one or was the one that
+   * changes only what it must: the members of the subscriber's own group (an array copied with
+   * one more or one fewer), and the wire forms only when the subscriber brings a new one or was the one that
    * stood for its form; so subscribing N connections costs N array copies, not N regroupings of
    * everyone (which made 10,000 subscribes take seconds, with the loops that accept busy doing it).
    */
@@ -277,9 +277,9 @@ public final class Topics implements AutoCloseable {
       subscribers = append(subscribers, s);
       int g = groupOf(s.loop);
       if (g >= 0) {
-        groups[g] = groups[g].with(append(groups[g].members, s));
+        groups[g].members = append(groups[g].members, s);
       } else {
-        TopicGroup added = TopicGroup.of(s.loop, new TopicSubscriber[] {s});
+        TopicGroup added = new TopicGroup(s.loop, new TopicSubscriber[] {s});
         int at = s.loop == null || groups.length == 0 || groups[groups.length - 1].loop != null
             ? groups.length : groups.length - 1; // before the group without a loop
         TopicGroup[] grown = new TopicGroup[groups.length + 1];
@@ -300,16 +300,10 @@ public final class Topics implements AutoCloseable {
         return false;
       }
       subscribers = shrunk;
-      int g = groupOf(s.loop);
-      TopicSubscriber[] members = without(groups[g].members, s);
-      if (members.length > 0) {
-        groups[g] = groups[g].with(members);
-      } else {
-        TopicGroup[] fewer = new TopicGroup[groups.length - 1];
-        System.arraycopy(groups, 0, fewer, 0, g);
-        System.arraycopy(groups, g + 1, fewer, g, fewer.length - g);
-        groups = fewer;
-      }
+      // What the group was handed before keeps its own members. An emptied group stays (one per
+      // loop at most): a member that comes back must not get a new group that overtakes the old.
+      TopicGroup group = groups[groupOf(s.loop)];
+      group.members = without(group.members, s);
       int f = s.form == null ? -1 : formOf(s.form);
       if (f >= 0 && forms[f] == s) { // it stood for its form: find another, or drop the form
         TopicSubscriber other = null;

@@ -18,6 +18,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -34,10 +35,17 @@ class TopicsTest {
     final WebSocketServer server;
     final Map<String, WebSocket> byName = new ConcurrentHashMap<>();
     final Map<String, CountDownLatch> joined = new ConcurrentHashMap<>();
+    /** A client's "hold" holds its I/O thread (an NIO loop) until this opens. */
+    final CountDownLatch release = new CountDownLatch(1);
+    final CountDownLatch holding = new CountDownLatch(1);
 
     Room(Transport t, Topics topics, PerMessageDeflate deflate) throws Exception {
+      this(t, 2, topics, deflate);
+    }
+
+    Room(Transport t, int loops, Topics topics, PerMessageDeflate deflate) throws Exception {
       this.topics = topics;
-      WebSocketConfig config = WebSocketConfig.builder().transport(t).eventLoops(2)
+      WebSocketConfig config = WebSocketConfig.builder().transport(t).eventLoops(loops)
           .deflate(deflate).socketBuffers(16 * 1024, 16 * 1024).build();
       server = WebSocketServer.builder().bind("127.0.0.1", 0).config(config)
           .websocket("/t", new WebSocketListener() {
@@ -55,6 +63,15 @@ class TopicsTest {
 
             @Override
             public void onText(WebSocket ws, String text) {
+              if (text.equals("hold")) {
+                holding.countDown();
+                try {
+                  release.await();
+                } catch (InterruptedException e) {
+                  Thread.currentThread().interrupt();
+                }
+                return;
+              }
               // "topic message": a client publishes
               int sp = text.indexOf(' ');
               topics.publishText(text.substring(0, sp), text.substring(sp + 1));
@@ -75,6 +92,7 @@ class TopicsTest {
 
     @Override
     public void close() {
+      release.countDown();
       server.close();
       topics.close();
     }
@@ -317,6 +335,42 @@ class TopicsTest {
         assertThat(left.texts).containsExactlyElementsOf(expected.subList(0, messages));
         assertThat(inboxes.get(0).texts).isEmpty();
         assertThat(room.topics.delivered()).isEqualTo(3L * messages + messages);
+      }
+    });
+  }
+
+  /**
+   * A subscriber's messages stay in publication order when the topic's membership changes while
+   * its loop is behind and publishers help deliver ({@code TopicGroup.MAX_WAITING} waiting).
+   */
+  @Test
+  void orderHoldsWhenSomeoneJoinsWhileTheLoopIsBehindAndPublishersHelp() {
+    assertTimeoutPreemptively(LIMIT, () -> {
+      int messages = TopicGroup.MAX_WAITING + 8;
+      try (Room room = new Room(Transport.NIO, 1, Topics.builder().build(), null);
+          WebSocketClient client = client(Transport.NIO, null)) {
+        Inbox a = new Inbox(messages);
+        client.connect(room.uri("a", "feed"), a).get(10, TimeUnit.SECONDS);
+        room.await("a");
+        client.connect(room.uri("b", "elsewhere"), new Inbox(0)).get(10, TimeUnit.SECONDS);
+        WebSocket b = room.await("b");
+        WebSocket holder = client.connect(room.uri("h", "elsewhere"), new Inbox(0))
+            .get(10, TimeUnit.SECONDS);
+        room.await("h");
+        holder.sendText("hold");
+        assertThat(room.holding.await(10, TimeUnit.SECONDS)).isTrue(); // the one loop is held
+        room.topics.publishText("feed", "0");
+        assertThat(room.topics.subscribe(b, "feed")).isTrue(); // a member joins a's loop
+        for (int i = 1; i < messages; i++) {
+          room.topics.publishText("feed", Integer.toString(i)); // past MAX_WAITING: help
+        }
+        room.release.countDown();
+        a.await();
+        List<String> expected = new ArrayList<>();
+        for (int i = 0; i < messages; i++) {
+          expected.add(Integer.toString(i));
+        }
+        assertThat(a.texts).containsExactlyElementsOf(expected);
       }
     });
   }
