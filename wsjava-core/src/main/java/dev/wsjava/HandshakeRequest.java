@@ -1,8 +1,8 @@
 package dev.wsjava;
 
-import dev.wsjava.handshake.Headers;
 import dev.wsjava.handshake.HttpHead;
 import dev.wsjava.http.HttpRequest;
+import dev.wsjava.internal.http.Request;
 import dev.wsjava.transport.HandshakeInfo;
 import java.net.SocketAddress;
 import java.security.cert.Certificate;
@@ -55,15 +55,6 @@ public final class HandshakeRequest {
   }
 
   /**
-   * Returns the request head as parsed.
-   *
-   * @return the method, target, version and header fields
-   */
-  public HttpHead.Request head() {
-    return head;
-  }
-
-  /**
    * Returns the method.
    *
    * @return {@code GET} (an upgrade with another method is refused before the hook)
@@ -108,7 +99,7 @@ public final class HandshakeRequest {
   public Map<String, List<String>> queryParams() {
     Map<String, List<String>> m = queryParams;
     if (m == null) {
-      m = HttpRequest.parseQuery(query);
+      m = Request.parseQuery(query);
       queryParams = m;
     }
     return m;

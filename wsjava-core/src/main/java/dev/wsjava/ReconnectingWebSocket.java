@@ -524,7 +524,7 @@ final class ReconnectingWebSocket implements WebSocket {
 
   /** The 101 fields of the current connection. */
   @Override
-  public dev.wsjava.handshake.Headers responseHeaders() {
+  public dev.wsjava.Headers responseHeaders() {
     return latest().responseHeaders();
   }
 

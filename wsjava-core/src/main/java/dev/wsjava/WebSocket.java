@@ -1,6 +1,5 @@
 package dev.wsjava;
 
-import dev.wsjava.handshake.Headers;
 import java.net.SocketAddress;
 import java.nio.ByteBuffer;
 import java.time.Duration;

@@ -55,6 +55,7 @@ import java.util.Objects;
  * @param maxStreamedMessageSize the largest streamed message (1009 past it); {@link
  *     Long#MAX_VALUE} for no bound (the default)
  */
+@SuppressWarnings("exports") // until WebSocketConfig is builder-only (issue 26, step 3)
 public record WebSocketConfig(
     Transport transport,
     Limits limits,

@@ -1,7 +1,6 @@
 package dev.wsjava;
 
 import dev.wsjava.events.WsEvents;
-import dev.wsjava.handshake.Headers;
 import dev.wsjava.handshake.HttpHead;
 import dev.wsjava.protocol.Opcode;
 import dev.wsjava.protocol.Utf8;

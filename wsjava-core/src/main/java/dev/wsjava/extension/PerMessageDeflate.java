@@ -1,5 +1,7 @@
 package dev.wsjava.extension;
 
+import dev.wsjava.internal.deflate.DeflateExtension;
+import dev.wsjava.internal.deflate.DeflateParams;
 import java.util.List;
 
 /**

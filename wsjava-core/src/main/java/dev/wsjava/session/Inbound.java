@@ -7,7 +7,7 @@ import dev.wsjava.protocol.CloseFrame;
 import dev.wsjava.protocol.FrameParser;
 import dev.wsjava.protocol.LimitExceededException;
 import dev.wsjava.protocol.Opcode;
-import dev.wsjava.protocol.ProtocolException;
+import dev.wsjava.ProtocolException;
 import dev.wsjava.protocol.Role;
 import dev.wsjava.protocol.Utf8Validator;
 import java.nio.ByteBuffer;

@@ -3,7 +3,7 @@ package dev.wsjava.transport;
 import dev.wsjava.protocol.CloseCode;
 import dev.wsjava.protocol.Opcode;
 import dev.wsjava.protocol.Utf8;
-import dev.wsjava.protocol.ProtocolException;
+import dev.wsjava.ProtocolException;
 import dev.wsjava.protocol.Role;
 import dev.wsjava.session.MemoryBudget;
 import dev.wsjava.session.Session;

@@ -1,5 +1,7 @@
 package dev.wsjava.extension;
 
+import dev.wsjava.internal.deflate.DeflateExtension;
+import dev.wsjava.internal.deflate.DeflateParams;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

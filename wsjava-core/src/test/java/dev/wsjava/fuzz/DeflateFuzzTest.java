@@ -9,7 +9,7 @@ import dev.wsjava.extension.ExtensionFactory;
 import dev.wsjava.extension.PerMessageDeflate;
 import dev.wsjava.protocol.CloseCode;
 import dev.wsjava.protocol.LimitExceededException;
-import dev.wsjava.protocol.ProtocolException;
+import dev.wsjava.ProtocolException;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.SplittableRandom;

@@ -2,8 +2,8 @@ package dev.wsjava.transport.nio;
 
 import dev.wsjava.handshake.ServerHandshake;
 import dev.wsjava.handshake.ServerHandshakeConfig;
-import dev.wsjava.http.HttpLimits;
-import dev.wsjava.http.Router;
+import dev.wsjava.internal.http.HttpLimits;
+import dev.wsjava.internal.http.Router;
 import dev.wsjava.protocol.CloseCode;
 import dev.wsjava.transport.Acceptor;
 import dev.wsjava.transport.ConnectionConfig;

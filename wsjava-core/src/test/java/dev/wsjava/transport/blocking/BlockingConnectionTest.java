@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.wsjava.protocol.CloseCode;
 import dev.wsjava.protocol.FrameEncoder;
 import dev.wsjava.protocol.Opcode;
-import dev.wsjava.protocol.ProtocolException;
+import dev.wsjava.ProtocolException;
 import dev.wsjava.transport.Connection;
 import dev.wsjava.transport.ConnectionClosedException;
 import dev.wsjava.transport.ConnectionConfig;
