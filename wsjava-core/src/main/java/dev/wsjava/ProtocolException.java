@@ -1,6 +1,5 @@
 package dev.wsjava;
 
-import dev.wsjava.protocol.CloseCode;
 
 /**
  * The peer broke a rule of RFC 6455 or RFC 7692, or exceeded a limit: the connection fails with

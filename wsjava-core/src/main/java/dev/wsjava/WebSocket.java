@@ -111,7 +111,7 @@ public interface WebSocket {
    * @return completed when the connection is closed
    */
   default CompletableFuture<Void> close() {
-    return close(CloseCodes.NORMAL, "");
+    return close(CloseCode.NORMAL, "");
   }
 
   /** Closes the TCP connection at once, without a closing handshake. */

@@ -3,6 +3,8 @@ package dev.wsjava.http;
 import dev.wsjava.Headers;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -110,6 +112,27 @@ public interface HttpRequest {
   }
 
   /**
+   * Returns the cookies of the request's {@code Cookie} fields (RFC 6265 §5.4): {@code name=value}
+   * pairs split on {@code ;}, a value's surrounding double quotes removed. The first of two
+   * cookies with one name wins (the more specific path, per §5.4).
+   *
+   * @return name to value, in the order sent
+   */
+  default Map<String, String> cookies() {
+    return parseCookies(headers().all("Cookie"));
+  }
+
+  /**
+   * Returns one cookie's value.
+   *
+   * @param name the cookie name, case-sensitive
+   * @return the value, or null when the request has no such cookie
+   */
+  default String cookie(String name) {
+    return cookies().get(name);
+  }
+
+  /**
    * Returns the body (chunked bodies are already decoded).
    *
    * @return a new read-only view, empty when the request has no body (a handshake has none)
@@ -123,5 +146,29 @@ public interface HttpRequest {
    */
   default String bodyText() {
     return StandardCharsets.UTF_8.decode(body()).toString();
+  }
+
+  private static Map<String, String> parseCookies(List<String> fields) {
+    if (fields.isEmpty()) {
+      return Map.of();
+    }
+    Map<String, String> m = new LinkedHashMap<>();
+    for (String field : fields) {
+      for (String pair : field.split(";")) {
+        int eq = pair.indexOf('=');
+        if (eq <= 0) {
+          continue; // not a cookie-pair (RFC 6265 §5.2: ignore)
+        }
+        String name = pair.substring(0, eq).strip();
+        String value = pair.substring(eq + 1).strip();
+        if (value.length() >= 2 && value.startsWith("\"") && value.endsWith("\"")) {
+          value = value.substring(1, value.length() - 1);
+        }
+        if (!name.isEmpty()) {
+          m.putIfAbsent(name, value);
+        }
+      }
+    }
+    return Collections.unmodifiableMap(m);
   }
 }

@@ -1,6 +1,6 @@
 package dev.wsjava.session;
 
-import dev.wsjava.protocol.CloseCode;
+import dev.wsjava.CloseCode;
 import dev.wsjava.ProtocolException;
 
 /**

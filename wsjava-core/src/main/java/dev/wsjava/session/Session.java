@@ -2,7 +2,7 @@ package dev.wsjava.session;
 
 import dev.wsjava.internal.deflate.DeflateExtension;
 import dev.wsjava.extension.Extension;
-import dev.wsjava.protocol.CloseCode;
+import dev.wsjava.CloseCode;
 import dev.wsjava.protocol.CloseFrame;
 import dev.wsjava.protocol.FrameParser;
 import dev.wsjava.protocol.Opcode;

@@ -7,7 +7,7 @@ import dev.wsjava.extension.ByteSink;
 import dev.wsjava.extension.Extension;
 import dev.wsjava.extension.ExtensionFactory;
 import dev.wsjava.extension.PerMessageDeflate;
-import dev.wsjava.protocol.CloseCode;
+import dev.wsjava.CloseCode;
 import dev.wsjava.protocol.LimitExceededException;
 import dev.wsjava.ProtocolException;
 import java.nio.ByteBuffer;

@@ -3,7 +3,7 @@ package dev.wsjava.internal.deflate;
 import dev.wsjava.extension.ByteSink;
 import dev.wsjava.extension.Extension;
 import dev.wsjava.extension.PerMessageDeflate;
-import dev.wsjava.protocol.CloseCode;
+import dev.wsjava.CloseCode;
 import dev.wsjava.ProtocolException;
 import java.nio.ByteBuffer;
 import java.util.zip.DataFormatException;

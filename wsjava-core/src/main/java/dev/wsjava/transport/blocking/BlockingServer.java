@@ -6,7 +6,7 @@ import dev.wsjava.handshake.ServerHandshake;
 import dev.wsjava.handshake.ServerHandshakeConfig;
 import dev.wsjava.internal.http.HttpLimits;
 import dev.wsjava.internal.http.Router;
-import dev.wsjava.protocol.CloseCode;
+import dev.wsjava.CloseCode;
 import dev.wsjava.protocol.Role;
 import dev.wsjava.session.MemoryBudget;
 import dev.wsjava.transport.Acceptor;

@@ -4,7 +4,7 @@ import dev.wsjava.handshake.ServerHandshake;
 import dev.wsjava.handshake.ServerHandshakeConfig;
 import dev.wsjava.internal.http.HttpLimits;
 import dev.wsjava.internal.http.Router;
-import dev.wsjava.protocol.CloseCode;
+import dev.wsjava.CloseCode;
 import dev.wsjava.transport.Acceptor;
 import dev.wsjava.transport.ConnectionConfig;
 import dev.wsjava.transport.ConnectionHandler;

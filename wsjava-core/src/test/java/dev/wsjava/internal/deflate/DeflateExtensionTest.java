@@ -8,7 +8,7 @@ import static java.nio.charset.StandardCharsets.US_ASCII;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.wsjava.protocol.CloseCode;
+import dev.wsjava.CloseCode;
 import dev.wsjava.protocol.LimitExceededException;
 import dev.wsjava.ProtocolException;
 import java.io.ByteArrayOutputStream;

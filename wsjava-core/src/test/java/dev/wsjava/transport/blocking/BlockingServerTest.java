@@ -8,7 +8,7 @@ import dev.wsjava.extension.PerMessageDeflate;
 import dev.wsjava.handshake.ClientHandshakeConfig;
 import dev.wsjava.handshake.HandshakeException;
 import dev.wsjava.handshake.ServerHandshakeConfig;
-import dev.wsjava.protocol.CloseCode;
+import dev.wsjava.CloseCode;
 import dev.wsjava.protocol.Hex;
 import dev.wsjava.protocol.Opcode;
 import dev.wsjava.internal.http.HttpLimits;

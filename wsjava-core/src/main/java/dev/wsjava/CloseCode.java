@@ -1,4 +1,4 @@
-package dev.wsjava.protocol;
+package dev.wsjava;
 
 /**
  * RFC 6455 §7.4 close status codes, and the rules for which may be received and sent.
@@ -6,6 +6,9 @@ package dev.wsjava.protocol;
  * <p>Received on the wire: 1000-1003, 1007-1011 and 1012-1014 (registered with IANA) and
  * 3000-4999 are valid; anything else, including 1004-1006 and 1015, fails with 1002. Sent: the
  * same set; 1005, 1006 and 1015 are reserved for reporting and never put on the wire.
+ *
+ * <p>The one close-code type: {@link WebSocket#close(int, String)} takes these, listeners and
+ * {@link WebSocketClosedException} report them, and the protocol layer closes with them.
  */
 public final class CloseCode {
   /** 1000: the purpose of the connection was fulfilled. */
