@@ -116,8 +116,7 @@ public final class ConnectCommand implements Callable<Integer> {
     Io io = parent.io();
     URI target = clientOptions.check(url);
     WebSocketConfig config =
-        WebSocketConfig.builder()
-            .limits(Units.messagesUpTo(maxMessage))
+        Units.messagesUpTo(WebSocketConfig.builder(), maxMessage)
             .deflate(deflate ? PerMessageDeflate.defaults() : null)
             .subprotocols(subprotocols)
             .build();
