@@ -359,6 +359,44 @@ public final class WebSocketConfig {
   }
 
   /**
+   * Compares every setting.
+   *
+   * @param o another object
+   * @return true for a configuration with the same settings
+   */
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof WebSocketConfig c
+        && c.transport == transport
+        && c.limits.equals(limits)
+        && Objects.equals(c.deflate, deflate)
+        && c.subprotocols.equals(subprotocols)
+        && c.maxQueuedBytes == maxQueuedBytes
+        && c.handshakeTimeout.equals(handshakeTimeout)
+        && c.idleTimeout.equals(idleTimeout)
+        && c.pingInterval.equals(pingInterval)
+        && c.closeTimeout.equals(closeTimeout)
+        && c.readBufferSize == readBufferSize
+        && c.eventLoops == eventLoops
+        && c.eventLoopSpin.equals(eventLoopSpin)
+        && c.pongTimeout.equals(pongTimeout)
+        && c.socket.equals(socket)
+        && c.memoryBudget == memoryBudget
+        && c.memoryStallTimeout.equals(memoryStallTimeout)
+        && c.progress.equals(progress)
+        && c.streamMessages == streamMessages
+        && c.maxStreamedMessageSize == maxStreamedMessageSize;
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(
+        transport, limits, deflate, subprotocols, maxQueuedBytes, handshakeTimeout, idleTimeout,
+        pingInterval, closeTimeout, readBufferSize, eventLoops, eventLoopSpin, pongTimeout, socket,
+        memoryBudget, memoryStallTimeout, progress, streamMessages, maxStreamedMessageSize);
+  }
+
+  /**
    * Sets what a {@link WebSocketConfig} holds. Starts from the defaults; each setter names its
    * default and why it is that. Not thread-safe; {@link #build()} checks every value.
    */
