@@ -1,6 +1,5 @@
 package dev.wsjava;
 
-import dev.wsjava.protocol.CloseCode;
 
 /** Runs a {@link WebSocketHandler} on a virtual thread per connection, and closes after it. */
 final class BlockingHandlers {

@@ -1,6 +1,5 @@
 package dev.wsjava;
 
-import dev.wsjava.handshake.Headers;
 import dev.wsjava.handshake.HttpStatus;
 import java.util.Objects;
 

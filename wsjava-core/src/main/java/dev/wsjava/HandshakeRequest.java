@@ -1,15 +1,14 @@
 package dev.wsjava;
 
-import dev.wsjava.handshake.Headers;
 import dev.wsjava.handshake.HttpHead;
 import dev.wsjava.http.HttpRequest;
+import dev.wsjava.internal.http.Request;
 import dev.wsjava.transport.HandshakeInfo;
 import java.net.SocketAddress;
+import java.nio.ByteBuffer;
 import java.security.cert.Certificate;
 import java.security.cert.X509Certificate;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import javax.net.ssl.ExtendedSSLSession;
@@ -25,9 +24,12 @@ import javax.net.ssl.SSLSession;
  * parameters of the route's template, the two addresses, and the TLS session with the peer's
  * certificates and the server name the client asked for.
  *
+ * <p>It is the {@link HttpRequest} view a plain route's handler also reads, with the upgrade's own
+ * accessors beside it (offered subprotocols and extensions, addresses, TLS).
+ *
  * <p>Immutable and thread-safe; the parsed query and cookies are made on first use.
  */
-public final class HandshakeRequest {
+public final class HandshakeRequest implements HttpRequest {
   private final HttpHead.Request head;
   private final String path;
   private final String query;
@@ -54,139 +56,69 @@ public final class HandshakeRequest {
     return new HandshakeRequest(info, pathParams);
   }
 
-  /**
-   * Returns the request head as parsed.
-   *
-   * @return the method, target, version and header fields
-   */
-  public HttpHead.Request head() {
-    return head;
-  }
-
-  /**
-   * Returns the method.
-   *
-   * @return {@code GET} (an upgrade with another method is refused before the hook)
-   */
+  @Override
   public String method() {
     return head.method();
   }
 
-  /**
-   * Returns the request-target exactly as sent.
-   *
-   * @return for example {@code /rooms/7?token=abc}
-   */
+  @Override
   public String target() {
     return head.target();
   }
 
-  /**
-   * Returns the path of the target, percent-encoding kept.
-   *
-   * @return for example {@code /rooms/7}
-   */
+  @Override
   public String path() {
     return path;
   }
 
-  /**
-   * Returns the query of the target, without its {@code ?}, as sent.
-   *
-   * @return for example {@code token=abc}; null when the target has no {@code ?}
-   */
+  @Override
   public String query() {
     return query;
   }
 
-  /**
-   * Returns the query parameters, decoded as {@code application/x-www-form-urlencoded} ({@code +}
-   * is a space; a malformed escape is kept as sent).
-   *
-   * @return name to values, in the order they came; empty without a query
-   */
+  @Override
   public Map<String, List<String>> queryParams() {
     Map<String, List<String>> m = queryParams;
     if (m == null) {
-      m = HttpRequest.parseQuery(query);
+      m = Request.parseQuery(query);
       queryParams = m;
     }
     return m;
   }
 
-  /**
-   * Returns the first value of a query parameter.
-   *
-   * @param name the decoded name
-   * @return its first decoded value ({@code ""} for {@code ?flag}), or null when absent
-   */
-  public String queryParam(String name) {
-    List<String> values = queryParams().get(name);
-    return values == null ? null : values.get(0);
-  }
-
-  /**
-   * Returns the value of a parameter of the route's path template ({@code /rooms/{room}}).
-   *
-   * @param name the parameter's name in the template
-   * @return the segment it matched, percent-decoded; null when the template has no such name
-   */
-  public String pathParam(String name) {
-    return pathParams.get(name);
-  }
-
-  /**
-   * Returns every parameter of the route's path template.
-   *
-   * @return name to decoded value; empty for a route without parameters
-   */
+  @Override
   public Map<String, String> pathParams() {
     return pathParams;
   }
 
+  @Override
+  public String version() {
+    return head.version();
+  }
+
   /**
-   * Returns the header fields in wire order.
+   * Returns the body: an upgrade request has none.
    *
-   * @return the fields
+   * @return an empty buffer
    */
+  @Override
+  public ByteBuffer body() {
+    return ByteBuffer.allocate(0);
+  }
+
+  @Override
   public Headers headers() {
     return head.headers();
   }
 
-  /**
-   * Returns the first value of a header field.
-   *
-   * @param name the field name, any case
-   * @return the value, or null when absent
-   */
-  public String header(String name) {
-    return head.headers().first(name);
-  }
-
-  /**
-   * Returns the cookies of the request's {@code Cookie} fields (RFC 6265 §5.4): {@code name=value}
-   * pairs split on {@code ;}, a value's surrounding double quotes removed. The first of two
-   * cookies with one name wins (the more specific path, per §5.4).
-   *
-   * @return name to value, in the order sent
-   */
+  @Override
   public Map<String, String> cookies() {
     Map<String, String> m = cookies;
     if (m == null) {
-      m = parseCookies(head.headers().all("Cookie"));
+      m = HttpRequest.super.cookies();
       cookies = m;
     }
     return m;
-  }
-
-  /**
-   * Returns one cookie's value.
-   *
-   * @param name the cookie name, case-sensitive
-   * @return the value, or null when the request has no such cookie
-   */
-  public String cookie(String name) {
-    return cookies().get(name);
   }
 
   /**
@@ -284,29 +216,5 @@ public final class HandshakeRequest {
   @Override
   public String toString() {
     return "HandshakeRequest[" + head.method() + " " + head.target() + " from " + remoteAddress + "]";
-  }
-
-  static Map<String, String> parseCookies(List<String> fields) {
-    if (fields.isEmpty()) {
-      return Map.of();
-    }
-    Map<String, String> m = new LinkedHashMap<>();
-    for (String field : fields) {
-      for (String pair : field.split(";")) {
-        int eq = pair.indexOf('=');
-        if (eq <= 0) {
-          continue; // not a cookie-pair (RFC 6265 §5.2: ignore)
-        }
-        String name = pair.substring(0, eq).strip();
-        String value = pair.substring(eq + 1).strip();
-        if (value.length() >= 2 && value.startsWith("\"") && value.endsWith("\"")) {
-          value = value.substring(1, value.length() - 1);
-        }
-        if (!name.isEmpty()) {
-          m.putIfAbsent(name, value);
-        }
-      }
-    }
-    return Collections.unmodifiableMap(m);
   }
 }

@@ -2,7 +2,7 @@ package dev.wsjava;
 
 import dev.wsjava.handshake.HttpStatus;
 import dev.wsjava.handshake.ServerHandshake;
-import dev.wsjava.http.Router;
+import dev.wsjava.internal.http.Router;
 import dev.wsjava.transport.Acceptor;
 import dev.wsjava.transport.HandshakeInfo;
 import dev.wsjava.transport.Upgrades;
@@ -51,7 +51,7 @@ final class Hook {
       }
       WebSocketImpl ws = make.apply(request, null);
       ws.servedBy(limits);
-      return new Verdict.Accept(ws, info.subprotocol(), dev.wsjava.handshake.Headers.empty());
+      return new Verdict.Accept(ws, info.subprotocol(), dev.wsjava.Headers.empty());
     };
   }
 

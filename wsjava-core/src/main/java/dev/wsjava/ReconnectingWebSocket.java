@@ -1,6 +1,5 @@
 package dev.wsjava;
 
-import dev.wsjava.protocol.CloseCode;
 import dev.wsjava.protocol.Opcode;
 import dev.wsjava.transport.Connection;
 import dev.wsjava.transport.ConnectionHandler;
@@ -524,7 +523,7 @@ final class ReconnectingWebSocket implements WebSocket {
 
   /** The 101 fields of the current connection. */
   @Override
-  public dev.wsjava.handshake.Headers responseHeaders() {
+  public dev.wsjava.Headers responseHeaders() {
     return latest().responseHeaders();
   }
 

@@ -2,7 +2,6 @@ package dev.wsjava;
 
 import dev.wsjava.events.Loggers;
 import dev.wsjava.events.WsEvents;
-import dev.wsjava.handshake.Headers;
 import dev.wsjava.handshake.ServerHandshake;
 import dev.wsjava.transport.Connection;
 import dev.wsjava.transport.HandshakeInfo;

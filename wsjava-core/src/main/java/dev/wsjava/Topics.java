@@ -1,6 +1,5 @@
 package dev.wsjava;
 
-import dev.wsjava.protocol.CloseCode;
 import dev.wsjava.protocol.Opcode;
 import dev.wsjava.protocol.Utf8;
 import dev.wsjava.protocol.Utf8Validator;

@@ -2,8 +2,8 @@ package dev.wsjava;
 
 import dev.wsjava.extension.ExtensionFactory;
 import dev.wsjava.handshake.ClientHandshakeConfig;
-import dev.wsjava.http.HttpLimits;
-import dev.wsjava.http.Router;
+import dev.wsjava.internal.http.HttpLimits;
+import dev.wsjava.internal.http.Router;
 import dev.wsjava.transport.ClientTransport;
 import dev.wsjava.transport.Acceptor;
 import dev.wsjava.transport.ServerBuilder;

@@ -1,6 +1,5 @@
 package dev.wsjava;
 
-import dev.wsjava.handshake.Headers;
 import java.net.SocketAddress;
 import java.nio.ByteBuffer;
 import java.time.Duration;
@@ -112,7 +111,7 @@ public interface WebSocket {
    * @return completed when the connection is closed
    */
   default CompletableFuture<Void> close() {
-    return close(CloseCodes.NORMAL, "");
+    return close(CloseCode.NORMAL, "");
   }
 
   /** Closes the TCP connection at once, without a closing handshake. */

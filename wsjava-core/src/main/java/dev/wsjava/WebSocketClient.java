@@ -1,7 +1,6 @@
 package dev.wsjava;
 
 import dev.wsjava.handshake.ClientHandshakeConfig;
-import dev.wsjava.handshake.Headers;
 import dev.wsjava.proxy.TunnelException;
 import dev.wsjava.transport.ClientTransport;
 import dev.wsjava.transport.Connection;

@@ -2,7 +2,11 @@ package dev.wsjava;
 
 import java.io.IOException;
 
-/** The connection is closed; carries its close code and reason. */
+/**
+ * The connection is closed; carries its close code and reason. The one exception for a closed
+ * connection: {@code receive} throws it, and a send's future fails with it (also when the send was
+ * queued and the connection closed under it), on both transports.
+ */
 public final class WebSocketClosedException extends IOException {
   private static final long serialVersionUID = 1L;
 

@@ -11,74 +11,16 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Everything a client or server may tune, with safe defaults. Immutable; change it with {@link
- * #toBuilder()}.
+ * Everything a client or server may tune, with safe defaults: the one place each setting is made.
+ * Build one with {@link #builder()} and hand it to {@link WebSocketServer.Builder#config} or {@link
+ * WebSocketClient.Builder#config}; change one with {@link #toBuilder()}. Each setter of {@link
+ * Builder} gives its default and the reason for it; the accessors here return what was set.
  *
- * @param transport the I/O model
- * @param limits frame, message and fragment limits (1009 when a peer passes one)
- * @param deflate permessage-deflate settings, or {@code null} to neither offer nor accept it
- * @param subprotocols a client's offered subprotocols, in order of preference; a server's
- *     supported ones (the first the client offered that is in this list is chosen)
- * @param maxQueuedBytes the outbound queue bound per connection; sends past it fail fast
- * @param handshakeTimeout longest time to complete the opening handshake (and TLS)
- * @param idleTimeout close (1001) a connection that received nothing this long; zero for never
- * @param pingInterval ping a quiet peer this often (clients and servers alike); zero for never
- * @param closeTimeout longest wait for the peer's answer to a close
- * @param readBufferSize bytes read from a socket at once; 0 for the transport's default ({@link
- *     #DEFAULT_READ_BUFFER_SIZE}, or {@link #NIO_CLIENT_READ_BUFFER_SIZE} for an NIO client)
- * @param eventLoops NIO event loops; 0 for one per available processor
- * @param eventLoopSpin how long an NIO event loop of a few channels that has just handled I/O polls
- *     before it blocks (a wake-up saved per message when replies or the next messages come sooner;
- *     more CPU time while they do); zero to block at once
- * @param pongTimeout after a ping, how long the peer has to send anything (a pong or any other
- *     frame) before it is taken as dead: the connection is then dropped at once and reported
- *     closed with 1006 (no closing handshake: a dead peer cannot answer one); zero for the ping
- *     interval
- * @param socketSendBuffer each socket's {@code SO_SNDBUF} in bytes; 0 for the OS default
- * @param socketReceiveBuffer each socket's {@code SO_RCVBUF} in bytes; 0 for the OS default
- * @param tcpNoDelay {@code TCP_NODELAY}: frames go out at once rather than wait to be coalesced
- * @param memoryBudget bytes one server (or one client instance) may hold for all its peers
- *     together: messages being assembled or inflated, outbound queues past their first 64 KiB, HTTP
- *     bodies (see docs/MEMORY.md); 0 for a quarter of the JVM's maximum heap. When it is spent,
- *     connections that need more stop being read (TCP slows their peers) until memory comes back
- * @param memoryStallTimeout how long a connection may wait for the spent memory budget before the
- *     largest holder among the waiting connections is closed (1008)
- * @param minProgressBytes the slow-trickle rule, beside the handshake timeout: while a frame or
- *     message is incomplete the peer must send at least this many bytes per {@code progressWindow},
- *     or it is closed (1008); 0 turns the rule off
- * @param progressWindow the window of that rule
- * @param streamMessages whether data messages are delivered piece by piece as they arrive ({@link
- *     WebSocketListener#onMessagePart}, or {@link WebSocket#receiveStream()} without a listener)
- *     instead of whole: an application then takes messages far larger than its share of the
- *     memory budget in constant memory. The frame limit and the UTF-8 check of text still apply;
- *     the message limit of {@code limits} does not, {@code maxStreamedMessageSize} does
- * @param maxStreamedMessageSize the largest streamed message (1009 past it); {@link
- *     Long#MAX_VALUE} for no bound (the default)
+ * <p>Immutable and thread-safe. Internally each layer gets its own configuration, made once from
+ * this one when a server or client is built: the transport's connection settings, the session's
+ * limits and the HTTP front's timeouts.
  */
-public record WebSocketConfig(
-    Transport transport,
-    Limits limits,
-    PerMessageDeflate deflate,
-    List<String> subprotocols,
-    long maxQueuedBytes,
-    Duration handshakeTimeout,
-    Duration idleTimeout,
-    Duration pingInterval,
-    Duration closeTimeout,
-    int readBufferSize,
-    int eventLoops,
-    Duration eventLoopSpin,
-    Duration pongTimeout,
-    int socketSendBuffer,
-    int socketReceiveBuffer,
-    boolean tcpNoDelay,
-    long memoryBudget,
-    Duration memoryStallTimeout,
-    long minProgressBytes,
-    Duration progressWindow,
-    boolean streamMessages,
-    long maxStreamedMessageSize) {
-
+public final class WebSocketConfig {
   /** The read size of a server, and of a blocking client: a 64 KiB message in one read. */
   public static final int DEFAULT_READ_BUFFER_SIZE = ConnectionConfig.DEFAULT_READ_BUFFER_SIZE;
 
@@ -91,109 +33,90 @@ public record WebSocketConfig(
    */
   public static final int NIO_CLIENT_READ_BUFFER_SIZE = 16 * 1024;
 
-  /**
-   * Checks the configuration.
-   *
-   * @param transport not null
-   * @param limits not null
-   * @param deflate may be null
-   * @param subprotocols not null (copied)
-   * @param maxQueuedBytes positive
-   * @param handshakeTimeout positive
-   * @param idleTimeout zero or positive
-   * @param pingInterval zero or positive
-   * @param closeTimeout positive
-   * @param readBufferSize 0 (the transport's default) or at least 1024
-   * @param eventLoops zero or positive
-   * @param eventLoopSpin zero to one second
-   * @param pongTimeout zero (the ping interval) or positive
-   * @param socketSendBuffer zero (OS default) or positive
-   * @param socketReceiveBuffer zero (OS default) or positive
-   * @param tcpNoDelay whether Nagle's algorithm is off
-   * @param memoryBudget 0 (a quarter of the maximum heap) or at least 64 KiB
-   * @param memoryStallTimeout positive
-   * @param minProgressBytes zero or positive
-   * @param progressWindow positive
-   * @param streamMessages whether messages are streamed
-   * @param maxStreamedMessageSize zero or positive
-   */
-  public WebSocketConfig {
-    Objects.requireNonNull(transport, "transport");
-    Objects.requireNonNull(limits, "limits");
-    subprotocols = List.copyOf(subprotocols);
-    if (eventLoops < 0) {
-      throw new IllegalArgumentException("eventLoops must not be negative: " + eventLoops);
+  private static final WebSocketConfig DEFAULTS = new Builder().build();
+
+  private final Transport transport;
+  private final Limits limits;
+  private final PerMessageDeflate deflate;
+  private final List<String> subprotocols;
+  private final long maxQueuedBytes;
+  private final Duration handshakeTimeout;
+  private final Duration idleTimeout;
+  private final Duration pingInterval;
+  private final Duration closeTimeout;
+  private final int readBufferSize;
+  private final int eventLoops;
+  private final Duration eventLoopSpin;
+  private final Duration pongTimeout;
+  private final ConnectionConfig.SocketOptions socket;
+  private final long memoryBudget;
+  private final Duration memoryStallTimeout;
+  private final ConnectionConfig.Progress progress;
+  private final boolean streamMessages;
+  private final long maxStreamedMessageSize;
+
+  private WebSocketConfig(Builder b) {
+    transport = Objects.requireNonNull(b.transport, "transport");
+    limits = new Limits(b.maxFramePayload, b.maxMessageSize, b.maxFragments); // checks them
+    deflate = b.deflate;
+    subprotocols = List.copyOf(b.subprotocols);
+    maxQueuedBytes = b.maxQueuedBytes;
+    handshakeTimeout = b.handshakeTimeout;
+    idleTimeout = b.idleTimeout;
+    pingInterval = b.pingInterval;
+    closeTimeout = b.closeTimeout;
+    readBufferSize = b.readBufferSize;
+    if (b.eventLoops < 0) {
+      throw new IllegalArgumentException("eventLoops must not be negative: " + b.eventLoops);
     }
-    EventLoopGroup.checkSpin(eventLoopSpin);
-    new ConnectionConfig.Progress(progressWindow, minProgressBytes); // checks both
+    eventLoops = b.eventLoops;
+    eventLoopSpin = EventLoopGroup.checkSpin(b.eventLoopSpin);
+    pongTimeout = b.pongTimeout;
+    socket =
+        new ConnectionConfig.SocketOptions(b.socketSendBuffer, b.socketReceiveBuffer, b.tcpNoDelay);
+    memoryBudget = b.memoryBudget;
+    memoryStallTimeout = b.memoryStallTimeout;
+    progress = new ConnectionConfig.Progress(b.progressWindow, b.minProgressBytes);
+    streamMessages = b.streamMessages;
+    maxStreamedMessageSize = b.maxStreamedMessageSize;
     limits.withMaxMessageSize(maxStreamedMessageSize); // checks it as a message limit
-    if (memoryBudget != 0) {
-      new MemoryBudget(memoryBudget, memoryStallTimeout, System::nanoTime); // checks both
-    } else {
-      MemoryBudget.of(0, memoryStallTimeout);
-    }
-    // The transport config checks the rest, with the same messages for both.
-    new ConnectionConfig(
-        SessionConfig.DEFAULTS, maxQueuedBytes, handshakeTimeout, idleTimeout, pingInterval,
-        closeTimeout, readBufferSize == 0 ? DEFAULT_READ_BUFFER_SIZE : readBufferSize, pongTimeout,
-        new ConnectionConfig.SocketOptions(socketSendBuffer, socketReceiveBuffer, tcpNoDelay));
+    // The transport's own configuration checks the rest (the memory budget's too), with the same
+    // messages for both.
+    connectionConfig(false);
   }
 
   /**
-   * Returns the defaults: NIO, default limits, permessage-deflate on with its defaults, no
-   * subprotocols, {@link ConnectionConfig}'s queue bound and timeouts, the OS's socket buffer sizes
-   * and {@code TCP_NODELAY} on.
+   * Returns the defaults: what {@link #builder()} starts from.
    *
    * @return the default configuration
    */
   public static WebSocketConfig defaults() {
-    return new WebSocketConfig(
-        Transport.NIO,
-        Limits.DEFAULTS,
-        PerMessageDeflate.defaults(),
-        List.of(),
-        ConnectionConfig.DEFAULT_MAX_QUEUED_BYTES,
-        ConnectionConfig.DEFAULT_HANDSHAKE_TIMEOUT,
-        ConnectionConfig.DEFAULT_IDLE_TIMEOUT,
-        ConnectionConfig.DEFAULT_PING_INTERVAL,
-        ConnectionConfig.DEFAULT_CLOSE_TIMEOUT,
-        0,
-        0,
-        EventLoopGroup.DEFAULT_SPIN,
-        ConnectionConfig.DEFAULT_PONG_TIMEOUT,
-        0,
-        0,
-        true,
-        0,
-        MemoryBudget.DEFAULT_STALL_TIMEOUT,
-        ConnectionConfig.Progress.DEFAULT_MIN_BYTES,
-        ConnectionConfig.Progress.DEFAULT_WINDOW,
-        false,
-        Long.MAX_VALUE);
+    return DEFAULTS;
   }
 
   /**
-   * Returns a builder starting from the defaults.
+   * Starts a configuration from the defaults.
    *
    * @return a builder
    */
   public static Builder builder() {
-    return defaults().toBuilder();
+    return new Builder();
   }
 
   /**
-   * Returns a builder starting from this configuration.
+   * Starts a configuration from this one.
    *
-   * @return a builder
+   * @return a builder holding this configuration's settings
    */
   public Builder toBuilder() {
     return new Builder(this);
   }
 
   /**
-   * The transport-level view of this configuration.
+   * The transport's configuration of every connection of one server or client, made once when it
+   * is built.
    *
-   * @param nioClient whether it is for an NIO client, whose default read size is smaller
+   * @param nioClient whether it is for an NIO client (its default read size differs)
    */
   ConnectionConfig connectionConfig(boolean nioClient) {
     int defaultRead = nioClient ? NIO_CLIENT_READ_BUFFER_SIZE : DEFAULT_READ_BUFFER_SIZE;
@@ -209,39 +132,307 @@ public record WebSocketConfig(
         closeTimeout,
         readBufferSize == 0 ? defaultRead : readBufferSize,
         pongTimeout,
-        new ConnectionConfig.SocketOptions(socketSendBuffer, socketReceiveBuffer, tcpNoDelay),
+        socket,
         MemoryBudget.of(memoryBudget, memoryStallTimeout), // one per server or client instance
-        new ConnectionConfig.Progress(progressWindow, minProgressBytes));
+        progress);
   }
 
-  /** Builds a {@link WebSocketConfig}; each setter replaces one component. Not thread-safe. */
+  /** The three protocol limits, as the layers below take them. */
+  Limits limits() {
+    return limits;
+  }
+
+  /**
+   * Returns the transport.
+   *
+   * @return what {@link Builder#transport} set
+   */
+  public Transport transport() {
+    return transport;
+  }
+
+  /**
+   * Returns the largest frame payload.
+   *
+   * @return what {@link Builder#maxFramePayload} set
+   */
+  public long maxFramePayload() {
+    return limits.maxFramePayload();
+  }
+
+  /**
+   * Returns the largest whole message.
+   *
+   * @return what {@link Builder#maxMessageSize} set
+   */
+  public long maxMessageSize() {
+    return limits.maxMessageSize();
+  }
+
+  /**
+   * Returns the most frames one message may have.
+   *
+   * @return what {@link Builder#maxFragments} set
+   */
+  public int maxFragments() {
+    return limits.maxFragments();
+  }
+
+  /**
+   * Returns the permessage-deflate settings.
+   *
+   * @return what {@link Builder#deflate} set; null when deflate is off
+   */
+  public PerMessageDeflate deflate() {
+    return deflate;
+  }
+
+  /**
+   * Returns the subprotocols.
+   *
+   * @return what {@link Builder#subprotocols} set
+   */
+  public List<String> subprotocols() {
+    return subprotocols;
+  }
+
+  /**
+   * Returns the outbound queue bound.
+   *
+   * @return what {@link Builder#maxQueuedBytes} set
+   */
+  public long maxQueuedBytes() {
+    return maxQueuedBytes;
+  }
+
+  /**
+   * Returns the handshake timeout.
+   *
+   * @return what {@link Builder#handshakeTimeout} set
+   */
+  public Duration handshakeTimeout() {
+    return handshakeTimeout;
+  }
+
+  /**
+   * Returns the idle timeout.
+   *
+   * @return what {@link Builder#idleTimeout} set
+   */
+  public Duration idleTimeout() {
+    return idleTimeout;
+  }
+
+  /**
+   * Returns the ping interval.
+   *
+   * @return what {@link Builder#pingInterval} set
+   */
+  public Duration pingInterval() {
+    return pingInterval;
+  }
+
+  /**
+   * Returns the pong timeout.
+   *
+   * @return what {@link Builder#pongTimeout} set
+   */
+  public Duration pongTimeout() {
+    return pongTimeout;
+  }
+
+  /**
+   * Returns the close timeout.
+   *
+   * @return what {@link Builder#closeTimeout} set
+   */
+  public Duration closeTimeout() {
+    return closeTimeout;
+  }
+
+  /**
+   * Returns the read size.
+   *
+   * @return what {@link Builder#readBufferSize} set; 0 for the transport's default
+   */
+  public int readBufferSize() {
+    return readBufferSize;
+  }
+
+  /**
+   * Returns the number of NIO event loops.
+   *
+   * @return what {@link Builder#eventLoops} set; 0 for one per processor
+   */
+  public int eventLoops() {
+    return eventLoops;
+  }
+
+  /**
+   * Returns the NIO event loops' spin.
+   *
+   * @return what {@link Builder#eventLoopSpin} set
+   */
+  public Duration eventLoopSpin() {
+    return eventLoopSpin;
+  }
+
+  /**
+   * Returns each socket's {@code SO_SNDBUF}.
+   *
+   * @return what {@link Builder#socketBuffers} set; 0 for the OS default
+   */
+  public int socketSendBuffer() {
+    return socket.sendBuffer();
+  }
+
+  /**
+   * Returns each socket's {@code SO_RCVBUF}.
+   *
+   * @return what {@link Builder#socketBuffers} set; 0 for the OS default
+   */
+  public int socketReceiveBuffer() {
+    return socket.receiveBuffer();
+  }
+
+  /**
+   * Returns whether {@code TCP_NODELAY} is on.
+   *
+   * @return what {@link Builder#tcpNoDelay} set
+   */
+  public boolean tcpNoDelay() {
+    return socket.tcpNoDelay();
+  }
+
+  /**
+   * Returns the memory budget.
+   *
+   * @return what {@link Builder#memoryBudget} set; 0 for a quarter of the maximum heap
+   */
+  public long memoryBudget() {
+    return memoryBudget;
+  }
+
+  /**
+   * Returns the memory stall timeout.
+   *
+   * @return what {@link Builder#memoryStallTimeout} set
+   */
+  public Duration memoryStallTimeout() {
+    return memoryStallTimeout;
+  }
+
+  /**
+   * Returns the slow-trickle rule's minimum.
+   *
+   * @return the bytes {@link Builder#minProgress} set
+   */
+  public long minProgressBytes() {
+    return progress.minBytes();
+  }
+
+  /**
+   * Returns the slow-trickle rule's window.
+   *
+   * @return the window {@link Builder#minProgress} set
+   */
+  public Duration progressWindow() {
+    return progress.window();
+  }
+
+  /**
+   * Returns whether messages are streamed.
+   *
+   * @return what {@link Builder#streamMessages} set
+   */
+  public boolean streamMessages() {
+    return streamMessages;
+  }
+
+  /**
+   * Returns the largest streamed message.
+   *
+   * @return what {@link Builder#maxStreamedMessageSize} set
+   */
+  public long maxStreamedMessageSize() {
+    return maxStreamedMessageSize;
+  }
+
+  /**
+   * Compares every setting.
+   *
+   * @param o another object
+   * @return true for a configuration with the same settings
+   */
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof WebSocketConfig c
+        && c.transport == transport
+        && c.limits.equals(limits)
+        && Objects.equals(c.deflate, deflate)
+        && c.subprotocols.equals(subprotocols)
+        && c.maxQueuedBytes == maxQueuedBytes
+        && c.handshakeTimeout.equals(handshakeTimeout)
+        && c.idleTimeout.equals(idleTimeout)
+        && c.pingInterval.equals(pingInterval)
+        && c.closeTimeout.equals(closeTimeout)
+        && c.readBufferSize == readBufferSize
+        && c.eventLoops == eventLoops
+        && c.eventLoopSpin.equals(eventLoopSpin)
+        && c.pongTimeout.equals(pongTimeout)
+        && c.socket.equals(socket)
+        && c.memoryBudget == memoryBudget
+        && c.memoryStallTimeout.equals(memoryStallTimeout)
+        && c.progress.equals(progress)
+        && c.streamMessages == streamMessages
+        && c.maxStreamedMessageSize == maxStreamedMessageSize;
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(
+        transport, limits, deflate, subprotocols, maxQueuedBytes, handshakeTimeout, idleTimeout,
+        pingInterval, closeTimeout, readBufferSize, eventLoops, eventLoopSpin, pongTimeout, socket,
+        memoryBudget, memoryStallTimeout, progress, streamMessages, maxStreamedMessageSize);
+  }
+
+  /**
+   * Sets what a {@link WebSocketConfig} holds. Starts from the defaults; each setter names its
+   * default and why it is that. Not thread-safe; {@link #build()} checks every value.
+   */
   public static final class Builder {
-    private Transport transport;
-    private Limits limits;
-    private PerMessageDeflate deflate;
-    private List<String> subprotocols;
-    private long maxQueuedBytes;
-    private Duration handshakeTimeout;
-    private Duration idleTimeout;
-    private Duration pingInterval;
-    private Duration closeTimeout;
+    private Transport transport = Transport.NIO;
+    private long maxFramePayload = Limits.DEFAULT_MAX_FRAME_PAYLOAD;
+    private long maxMessageSize = Limits.DEFAULT_MAX_MESSAGE_SIZE;
+    private int maxFragments = Limits.DEFAULT_MAX_FRAGMENTS;
+    private PerMessageDeflate deflate = PerMessageDeflate.defaults();
+    private List<String> subprotocols = List.of();
+    private long maxQueuedBytes = ConnectionConfig.DEFAULT_MAX_QUEUED_BYTES;
+    private Duration handshakeTimeout = ConnectionConfig.DEFAULT_HANDSHAKE_TIMEOUT;
+    private Duration idleTimeout = ConnectionConfig.DEFAULT_IDLE_TIMEOUT;
+    private Duration pingInterval = ConnectionConfig.DEFAULT_PING_INTERVAL;
+    private Duration closeTimeout = ConnectionConfig.DEFAULT_CLOSE_TIMEOUT;
     private int readBufferSize;
     private int eventLoops;
-    private Duration eventLoopSpin;
-    private Duration pongTimeout;
+    private Duration eventLoopSpin = EventLoopGroup.DEFAULT_SPIN;
+    private Duration pongTimeout = ConnectionConfig.DEFAULT_PONG_TIMEOUT;
     private int socketSendBuffer;
     private int socketReceiveBuffer;
-    private boolean tcpNoDelay;
+    private boolean tcpNoDelay = true;
     private long memoryBudget;
-    private Duration memoryStallTimeout;
-    private long minProgressBytes;
-    private Duration progressWindow;
+    private Duration memoryStallTimeout = MemoryBudget.DEFAULT_STALL_TIMEOUT;
+    private long minProgressBytes = ConnectionConfig.Progress.DEFAULT_MIN_BYTES;
+    private Duration progressWindow = ConnectionConfig.Progress.DEFAULT_WINDOW;
     private boolean streamMessages;
-    private long maxStreamedMessageSize;
+    private long maxStreamedMessageSize = Long.MAX_VALUE;
+
+    private Builder() {}
 
     private Builder(WebSocketConfig c) {
       transport = c.transport;
-      limits = c.limits;
+      maxFramePayload = c.limits.maxFramePayload();
+      maxMessageSize = c.limits.maxMessageSize();
+      maxFragments = c.limits.maxFragments();
       deflate = c.deflate;
       subprotocols = c.subprotocols;
       maxQueuedBytes = c.maxQueuedBytes;
@@ -253,84 +444,23 @@ public record WebSocketConfig(
       eventLoops = c.eventLoops;
       eventLoopSpin = c.eventLoopSpin;
       pongTimeout = c.pongTimeout;
-      socketSendBuffer = c.socketSendBuffer;
-      socketReceiveBuffer = c.socketReceiveBuffer;
-      tcpNoDelay = c.tcpNoDelay;
+      socketSendBuffer = c.socket.sendBuffer();
+      socketReceiveBuffer = c.socket.receiveBuffer();
+      tcpNoDelay = c.socket.tcpNoDelay();
       memoryBudget = c.memoryBudget;
       memoryStallTimeout = c.memoryStallTimeout;
-      minProgressBytes = c.minProgressBytes;
-      progressWindow = c.progressWindow;
+      minProgressBytes = c.progress.minBytes();
+      progressWindow = c.progress.window();
       streamMessages = c.streamMessages;
       maxStreamedMessageSize = c.maxStreamedMessageSize;
     }
 
     /**
-     * Delivers data messages piece by piece as they arrive instead of whole: see {@link
-     * WebSocketConfig#streamMessages()}. Off by default.
+     * Sets the I/O model. Default {@link Transport#NIO}: a few event-loop threads serve any number
+     * of connections, the cheapest per idle connection; {@link Transport#BLOCKING} gives each
+     * connection a virtual thread, plain stack traces, and measured faster for large messages.
      *
-     * @param value true to stream
-     * @return this builder
-     */
-    public Builder streamMessages(boolean value) {
-      streamMessages = value;
-      return this;
-    }
-
-    /**
-     * Bounds the size of a streamed message (closed with 1009 past it); the message limit of
-     * {@link #limits} applies to whole messages only.
-     *
-     * @param bytes zero or positive; {@link Long#MAX_VALUE} (the default) for no bound
-     * @return this builder
-     */
-    public Builder maxStreamedMessageSize(long bytes) {
-      maxStreamedMessageSize = bytes;
-      return this;
-    }
-
-    /**
-     * Sets the slow-trickle rule: while a frame or a message is incomplete, the peer must send at
-     * least {@code minBytes} in every {@code window}, or it is closed with 1008. The default is 30
-     * KiB per 30 s.
-     *
-     * @param minBytes bytes per window; 0 turns the rule off
-     * @param window positive
-     * @return this builder
-     */
-    public Builder minProgress(long minBytes, Duration window) {
-      minProgressBytes = minBytes;
-      progressWindow = window;
-      return this;
-    }
-
-    /**
-     * Sets the memory budget one server (or one client instance) shares among all its
-     * connections: see {@link WebSocketConfig#memoryBudget()} and docs/MEMORY.md.
-     *
-     * @param bytes at least 64 KiB, or 0 for a quarter of the JVM's maximum heap (the default)
-     * @return this builder
-     */
-    public Builder memoryBudget(long bytes) {
-      memoryBudget = bytes;
-      return this;
-    }
-
-    /**
-     * Sets how long a connection may wait for the spent memory budget before the largest holder
-     * among the waiting connections is closed with 1008.
-     *
-     * @param value positive; the default is 10 seconds
-     * @return this builder
-     */
-    public Builder memoryStallTimeout(Duration value) {
-      memoryStallTimeout = value;
-      return this;
-    }
-
-    /**
-     * Sets the transport.
-     *
-     * @param value NIO or BLOCKING
+     * @param value not null
      * @return this builder
      */
     public Builder transport(Transport value) {
@@ -339,20 +469,51 @@ public record WebSocketConfig(
     }
 
     /**
-     * Sets the limits.
+     * Sets the largest frame payload a peer may send; past it the connection closes with 1009.
+     * Default 16 MiB: the same as the message limit, so a peer that sends one large unfragmented
+     * message is not refused while no frame can make this side buffer more than a message's worth.
      *
-     * @param value frame, message and fragment limits
+     * @param bytes at least 125 (the largest control frame)
      * @return this builder
      */
-    public Builder limits(Limits value) {
-      limits = value;
+    public Builder maxFramePayload(long bytes) {
+      maxFramePayload = bytes;
       return this;
     }
 
     /**
-     * Sets permessage-deflate, or turns it off with {@code null}.
+     * Sets the largest message a peer may send, after inflating; past it the connection closes with
+     * 1009. Default 16 MiB: a message is assembled in memory, so this bounds what one peer can make
+     * this side hold (the memory budget bounds all of them together); stream larger messages with
+     * {@link #streamMessages}.
      *
-     * @param value the deflate settings, or null
+     * @param bytes zero or more
+     * @return this builder
+     */
+    public Builder maxMessageSize(long bytes) {
+      maxMessageSize = bytes;
+      return this;
+    }
+
+    /**
+     * Sets the most frames one message may be split into; past it the connection closes with 1009.
+     * Default unbounded: the message limit already bounds the memory, and each frame is handled
+     * in constant time.
+     *
+     * @param count at least 1
+     * @return this builder
+     */
+    public Builder maxFragments(int count) {
+      maxFragments = count;
+      return this;
+    }
+
+    /**
+     * Sets the permessage-deflate settings (RFC 7692), or turns it off. Default {@link
+     * PerMessageDeflate#defaults()}: offered by clients and accepted by servers, since text
+     * messages usually shrink severalfold, with the inflated size bounded by the message limit.
+     *
+     * @param value the settings, or null to neither offer nor accept it
      * @return this builder
      */
     public Builder deflate(PerMessageDeflate value) {
@@ -361,9 +522,11 @@ public record WebSocketConfig(
     }
 
     /**
-     * Sets the subprotocols.
+     * Sets a client's offered subprotocols, in order of preference, or a server's supported ones
+     * (the first the client offered that is in this list is chosen). Default none: a subprotocol is
+     * the application's contract, so there is none to assume.
      *
-     * @param value in order of preference
+     * @param value the tokens, not null (copied)
      * @return this builder
      */
     public Builder subprotocols(List<String> value) {
@@ -372,18 +535,22 @@ public record WebSocketConfig(
     }
 
     /**
-     * Sets the outbound queue bound.
+     * Sets the outbound queue bound of each connection; a send past it fails at once with {@link
+     * SendQueueFullException}. Default 16 MiB: a peer that does not read cannot make this side
+     * hold unbounded memory, while a burst of a few large messages still queues.
      *
-     * @param value bytes
+     * @param bytes at least 1
      * @return this builder
      */
-    public Builder maxQueuedBytes(long value) {
-      maxQueuedBytes = value;
+    public Builder maxQueuedBytes(long bytes) {
+      maxQueuedBytes = bytes;
       return this;
     }
 
     /**
-     * Sets the handshake timeout.
+     * Sets the longest time to complete the opening handshake (and TLS, and a plain HTTP request).
+     * Default 10 s: a peer that connects and stalls holds a socket only this long, which still
+     * covers a slow network's TLS handshake.
      *
      * @param value positive
      * @return this builder
@@ -394,9 +561,10 @@ public record WebSocketConfig(
     }
 
     /**
-     * Sets the idle timeout.
+     * Sets how long a connection may receive nothing before it is closed (1001). Default zero,
+     * never: quiet connections are normal for many applications; turn on pings to find dead peers.
      *
-     * @param value zero for none
+     * @param value zero or positive
      * @return this builder
      */
     public Builder idleTimeout(Duration value) {
@@ -405,9 +573,11 @@ public record WebSocketConfig(
     }
 
     /**
-     * Sets the keepalive ping interval.
+     * Sets how often a quiet peer is pinged (clients and servers alike). Default zero, never: a
+     * ping costs both sides a frame and a wake-up, so the application opts in (30 s keeps most
+     * NAT and proxy mappings alive).
      *
-     * @param value zero for none
+     * @param value zero or positive
      * @return this builder
      */
     public Builder pingInterval(Duration value) {
@@ -416,10 +586,12 @@ public record WebSocketConfig(
     }
 
     /**
-     * Sets how long a pinged peer has to send something before the connection is dropped as dead
-     * (reported as 1006).
+     * Sets how long the peer has, after a ping, to send anything (a pong or any other frame)
+     * before it is taken as dead: the connection is then dropped at once and reported closed with
+     * 1006 (no closing handshake: a dead peer cannot answer one). Default zero, meaning the ping
+     * interval: a peer gets until the next ping would be due.
      *
-     * @param value positive; zero for the ping interval (the default)
+     * @param value zero (the ping interval) or positive
      * @return this builder
      */
     public Builder pongTimeout(Duration value) {
@@ -428,34 +600,8 @@ public record WebSocketConfig(
     }
 
     /**
-     * Sets each socket's kernel buffers, client and server side, on both transports. Larger buffers
-     * carry more bytes in flight on long fat links; the OS default usually tunes itself.
-     *
-     * @param sendBytes {@code SO_SNDBUF}; 0 for the OS default
-     * @param receiveBytes {@code SO_RCVBUF}; 0 for the OS default (a server also sets it on its
-     *     listening socket, before binding)
-     * @return this builder
-     */
-    public Builder socketBuffers(int sendBytes, int receiveBytes) {
-      socketSendBuffer = sendBytes;
-      socketReceiveBuffer = receiveBytes;
-      return this;
-    }
-
-    /**
-     * Turns {@code TCP_NODELAY} on (the default: each frame goes out at once) or off (Nagle's
-     * algorithm may hold small frames back to coalesce them, trading latency for fewer packets).
-     *
-     * @param value true for no delay
-     * @return this builder
-     */
-    public Builder tcpNoDelay(boolean value) {
-      tcpNoDelay = value;
-      return this;
-    }
-
-    /**
-     * Sets the close timeout.
+     * Sets the longest wait for the peer's answer to a close frame. Default 5 s: a peer that
+     * never answers holds its socket only this long, and a live one answers in a round trip.
      *
      * @param value positive
      * @return this builder
@@ -466,33 +612,37 @@ public record WebSocketConfig(
     }
 
     /**
-     * Sets how many bytes a connection reads from its socket at once.
+     * Sets the bytes read from a socket at once. Default 0, the transport's own: {@link
+     * #DEFAULT_READ_BUFFER_SIZE} for servers and blocking clients, {@link
+     * #NIO_CLIENT_READ_BUFFER_SIZE} for NIO clients (the reasons are on the constants).
      *
-     * @param value at least 1024 bytes, or 0 for the transport's default ({@link
-     *     #DEFAULT_READ_BUFFER_SIZE}; {@link #NIO_CLIENT_READ_BUFFER_SIZE} for an NIO client)
+     * @param bytes 0 or at least 1024
      * @return this builder
      */
-    public Builder readBufferSize(int value) {
-      readBufferSize = value;
+    public Builder readBufferSize(int bytes) {
+      readBufferSize = bytes;
       return this;
     }
 
     /**
-     * Sets the number of NIO event loops.
+     * Sets how many NIO event loops a server or client runs. Default 0, one per available
+     * processor: a loop is one thread, so more loops than cores only add switches.
      *
-     * @param value 0 for one per processor
+     * @param count zero or positive
      * @return this builder
      */
-    public Builder eventLoops(int value) {
-      eventLoops = value;
+    public Builder eventLoops(int count) {
+      eventLoops = count;
       return this;
     }
 
     /**
-     * Sets how long an NIO event loop that has just handled I/O polls before it blocks.
+     * Sets how long an NIO event loop of a few channels that has just handled I/O polls before it
+     * blocks: a wake-up saved per message when replies or the next messages come sooner, more CPU
+     * time while they do. Default {@link EventLoopGroup#DEFAULT_SPIN} (50 µs; the measurement is
+     * in docs/ARCHITECTURE.md's tuning table).
      *
-     * @param value zero (block at once) to one second; the default is {@link
-     *     EventLoopGroup#DEFAULT_SPIN}
+     * @param value zero (block at once) to one second
      * @return this builder
      */
     public Builder eventLoopSpin(Duration value) {
@@ -501,17 +651,112 @@ public record WebSocketConfig(
     }
 
     /**
-     * Builds the configuration.
+     * Sets each socket's {@code SO_SNDBUF} and {@code SO_RCVBUF}. Default 0 for both, the OS's:
+     * Linux tunes them per connection, which fixed sizes would turn off.
      *
-     * @return the immutable configuration
-     * @throws IllegalArgumentException naming the first invalid value
+     * @param sendBytes zero (OS default) or positive
+     * @param receiveBytes zero (OS default) or positive
+     * @return this builder
+     */
+    public Builder socketBuffers(int sendBytes, int receiveBytes) {
+      socketSendBuffer = sendBytes;
+      socketReceiveBuffer = receiveBytes;
+      return this;
+    }
+
+    /**
+     * Sets {@code TCP_NODELAY}. Default on: a frame is a message the peer waits for, and Nagle's
+     * algorithm with delayed acknowledgements can hold a small one back for tens of milliseconds.
+     *
+     * @param value whether Nagle's algorithm is off
+     * @return this builder
+     */
+    public Builder tcpNoDelay(boolean value) {
+      tcpNoDelay = value;
+      return this;
+    }
+
+    /**
+     * Sets the bytes one server (or one client instance) may hold for all its peers together:
+     * messages being assembled or inflated, outbound queues past their first 64 KiB, HTTP bodies
+     * (see docs/MEMORY.md). When it is spent, connections that need more stop being read (TCP slows
+     * their peers) until memory comes back. Default 0, a quarter of the JVM's maximum heap: many
+     * peers at their message limit cannot exhaust the heap, and the application keeps the rest.
+     *
+     * @param bytes 0 or at least 64 KiB
+     * @return this builder
+     */
+    public Builder memoryBudget(long bytes) {
+      memoryBudget = bytes;
+      return this;
+    }
+
+    /**
+     * Sets how long a connection may wait for the spent memory budget before the largest holder
+     * among the waiting connections is closed (1008). Default 10 s: long enough for a burst to
+     * drain, short enough that peers holding memory on purpose are cut loose.
+     *
+     * @param value positive
+     * @return this builder
+     */
+    public Builder memoryStallTimeout(Duration value) {
+      memoryStallTimeout = value;
+      return this;
+    }
+
+    /**
+     * Sets the slow-trickle rule, beside the handshake timeout: while a frame or message is
+     * incomplete the peer must send at least {@code minBytes} per {@code window}, or it is closed
+     * (1008). Default 30 KiB per 30 s: a peer dribbling a byte at a time cannot hold an assembly
+     * buffer open for ever, and any real link sends far more.
+     *
+     * @param minBytes zero (the rule off) or positive
+     * @param window positive
+     * @return this builder
+     */
+    public Builder minProgress(long minBytes, Duration window) {
+      minProgressBytes = minBytes;
+      progressWindow = window;
+      return this;
+    }
+
+    /**
+     * Sets whether data messages are delivered piece by piece as they arrive ({@link
+     * WebSocketListener#onMessagePart}, or {@link WebSocket#receiveStream()} without a listener)
+     * instead of whole: an application then takes messages far larger than its share of the memory
+     * budget in constant memory. The frame limit and the UTF-8 check of text still apply; the
+     * message limit does not, {@link #maxStreamedMessageSize} does. Default off: whole messages are
+     * what most applications want.
+     *
+     * @param value whether messages are streamed
+     * @return this builder
+     */
+    public Builder streamMessages(boolean value) {
+      streamMessages = value;
+      return this;
+    }
+
+    /**
+     * Sets the largest streamed message (1009 past it). Default unbounded: streaming holds no
+     * message in memory, so the size is the application's concern.
+     *
+     * @param bytes zero or positive
+     * @return this builder
+     */
+    public Builder maxStreamedMessageSize(long bytes) {
+      maxStreamedMessageSize = bytes;
+      return this;
+    }
+
+    /**
+     * Checks every value and builds the configuration.
+     *
+     * @return the configuration
+     * @throws IllegalArgumentException naming the first value out of range
+     * @throws NullPointerException when a required value is null
      */
     public WebSocketConfig build() {
-      return new WebSocketConfig(
-          transport, limits, deflate, subprotocols, maxQueuedBytes, handshakeTimeout, idleTimeout,
-          pingInterval, closeTimeout, readBufferSize, eventLoops, eventLoopSpin, pongTimeout, socketSendBuffer,
-          socketReceiveBuffer, tcpNoDelay, memoryBudget, memoryStallTimeout, minProgressBytes,
-          progressWindow, streamMessages, maxStreamedMessageSize);
+      return new WebSocketConfig(this);
     }
   }
 }

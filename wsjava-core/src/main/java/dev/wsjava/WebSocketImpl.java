@@ -1,12 +1,11 @@
 package dev.wsjava;
 
 import dev.wsjava.events.WsEvents;
-import dev.wsjava.handshake.Headers;
 import dev.wsjava.handshake.HttpHead;
 import dev.wsjava.protocol.Opcode;
 import dev.wsjava.protocol.Utf8;
 import dev.wsjava.transport.Connection;
-import dev.wsjava.transport.ConnectionClosedException;
+import dev.wsjava.WebSocketClosedException;
 import dev.wsjava.transport.ConnectionHandler;
 import dev.wsjava.transport.QueueFullException;
 import java.lang.invoke.MethodHandles;
@@ -307,7 +306,7 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
   private void closeOverRate(Connection c, Serving s) {
     s.counters.messageRateClosed.increment();
     s.limitHit("message-rate", request.remoteAddress());
-    c.close(CloseCodes.POLICY_VIOLATION, "message rate over " + s.messageRate.count() + " per "
+    c.close(CloseCode.POLICY_VIOLATION, "message rate over " + s.messageRate.count() + " per "
         + java.time.Duration.ofNanos(s.messageRate.windowNanos()));
   }
 
@@ -581,10 +580,7 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
       }
       return new SendQueueFullException(q.getMessage());
     }
-    if (cause instanceof ConnectionClosedException c) {
-      return new WebSocketClosedException(c.code(), c.reason());
-    }
-    return cause;
+    return cause; // a closed connection's sends already fail with WebSocketClosedException
   }
 
   @Override

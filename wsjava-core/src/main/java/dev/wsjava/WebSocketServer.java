@@ -4,7 +4,7 @@ import dev.wsjava.events.Loggers;
 import dev.wsjava.handshake.HttpHeadLimits;
 import dev.wsjava.handshake.ServerHandshakeConfig;
 import dev.wsjava.http.HttpHandler;
-import dev.wsjava.http.Router;
+import dev.wsjava.internal.http.Router;
 import dev.wsjava.transport.Acceptor;
 import dev.wsjava.transport.ServerBuilder;
 import dev.wsjava.transport.ServerTransport;
@@ -532,7 +532,7 @@ public final class WebSocketServer implements AutoCloseable {
      * Adds a plain HTTP GET (and HEAD) route.
      *
      * @param path the request path, for example {@code /}, or a template such as {@code
-     *     /users/{id}} (the handler reads {@link dev.wsjava.http.HttpRequest#pathParam})
+     *     /users/{id}} (the handler reads {@link dev.wsjava.internal.http.Request#pathParam})
      * @param handler answers the request; runs on the connection's I/O thread, so keep it short
      * @return this builder
      */

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.wsjava.extension.PerMessageDeflate;
 import dev.wsjava.http.HttpResponse;
-import dev.wsjava.protocol.Limits;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
@@ -69,7 +68,8 @@ class EndToEndTest {
     return WebSocketConfig.builder()
         .transport(s.transport())
         .deflate(s.deflate() ? PerMessageDeflate.defaults() : null)
-        .limits(Limits.DEFAULTS.withMaxMessageSize(17 << 20).withMaxFramePayload(17 << 20))
+        .maxMessageSize(17 << 20)
+        .maxFramePayload(17 << 20)
         .maxQueuedBytes(64L << 20)
         .eventLoops(2)
         // Not under test here: on a loaded machine 1,000 TLS handshakes at once take long.

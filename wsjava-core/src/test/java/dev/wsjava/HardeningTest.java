@@ -261,7 +261,7 @@ class HardeningTest {
   @EnumSource(Transport.class)
   void aDecompressionBombIsClosedWith1009WithoutInflatingIt(Transport t) throws Exception {
     long limit = 1 << 20;
-    start(base(t).limits(dev.wsjava.protocol.Limits.DEFAULTS.withMaxMessageSize(limit)).build());
+    start(base(t).maxMessageSize(limit).build());
     long inflated = 256L << 20; // 256 MiB of zeros
     byte[] bomb = deflateZeros(inflated);
     assertThat(bomb.length).as("the bomb is small").isLessThan(1 << 20);
@@ -479,7 +479,7 @@ class HardeningTest {
   void aHundredThousandOneByteFragmentsHitAnOptInFragmentCap(Transport t) throws Exception {
     // The defaults accept any fragmentation within the size limit (a message costs its bytes);
     // a cap on frames per message is an opt-in.
-    start(base(t).limits(dev.wsjava.protocol.Limits.DEFAULTS.withMaxFragments(65_536)).build());
+    start(base(t).maxFragments(65_536).build());
     int fragments = 100_000;
     long heapBefore = settledHeap();
     HeapWatch heap = new HeapWatch();

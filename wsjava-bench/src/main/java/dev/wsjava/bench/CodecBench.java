@@ -5,7 +5,7 @@ import dev.wsjava.protocol.FrameParser;
 import dev.wsjava.protocol.Limits;
 import dev.wsjava.protocol.Masking;
 import dev.wsjava.protocol.Opcode;
-import dev.wsjava.protocol.ProtocolException;
+import dev.wsjava.ProtocolException;
 import dev.wsjava.protocol.Role;
 import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;

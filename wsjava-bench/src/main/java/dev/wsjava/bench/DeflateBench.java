@@ -4,7 +4,7 @@ import dev.wsjava.extension.ByteSink;
 import dev.wsjava.extension.Extension;
 import dev.wsjava.extension.ExtensionFactory;
 import dev.wsjava.extension.PerMessageDeflate;
-import dev.wsjava.protocol.ProtocolException;
+import dev.wsjava.ProtocolException;
 import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;

@@ -1,13 +1,12 @@
 package dev.wsjava.cli;
 
-import dev.wsjava.CloseCodes;
+import dev.wsjava.CloseCode;
 import dev.wsjava.Message;
 import dev.wsjava.WebSocket;
 import dev.wsjava.WebSocketClient;
 import dev.wsjava.WebSocketClosedException;
 import dev.wsjava.WebSocketConfig;
 import dev.wsjava.extension.PerMessageDeflate;
-import dev.wsjava.protocol.CloseCode;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -117,8 +116,7 @@ public final class ConnectCommand implements Callable<Integer> {
     Io io = parent.io();
     URI target = clientOptions.check(url);
     WebSocketConfig config =
-        WebSocketConfig.builder()
-            .limits(Units.messagesUpTo(maxMessage))
+        Units.messagesUpTo(WebSocketConfig.builder(), maxMessage)
             .deflate(deflate ? PerMessageDeflate.defaults() : null)
             .subprotocols(subprotocols)
             .build();
@@ -225,7 +223,7 @@ public final class ConnectCommand implements Callable<Integer> {
 
   private int exitStatus(WebSocketClosedException closed, PrintStream err) {
     int code = closed.code();
-    if (code == CloseCodes.NORMAL || code == CloseCode.NO_STATUS) {
+    if (code == CloseCode.NORMAL || code == CloseCode.NO_STATUS) {
       if (verbose) {
         err.println("wsjava connect: closed normally (" + code + ")");
       }
@@ -268,7 +266,7 @@ public final class ConnectCommand implements Callable<Integer> {
     } catch (IOException e) {
       err.println("wsjava connect: reading stdin failed: " + e.getMessage());
       if (ws.isOpen()) {
-        ws.close(CloseCodes.GOING_AWAY, "client input failed");
+        ws.close(CloseCode.GOING_AWAY, "client input failed");
       }
     }
   }

@@ -1,6 +1,6 @@
 package dev.wsjava.cli;
 
-import dev.wsjava.CloseCodes;
+import dev.wsjava.CloseCode;
 import dev.wsjava.SendQueueFullException;
 import dev.wsjava.WebSocket;
 import dev.wsjava.WebSocketListener;
@@ -38,7 +38,7 @@ class EchoListener implements WebSocketListener {
     sent.whenComplete(
         (ok, e) -> {
           if (Futures.cause(e) instanceof SendQueueFullException && ws.isOpen()) {
-            ws.close(CloseCodes.POLICY_VIOLATION, "send queue full: read your echoes");
+            ws.close(CloseCode.POLICY_VIOLATION, "send queue full: read your echoes");
           }
         });
   }

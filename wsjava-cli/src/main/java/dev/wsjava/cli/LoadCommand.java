@@ -5,7 +5,6 @@ import dev.wsjava.WebSocketClient;
 import dev.wsjava.WebSocketConfig;
 import dev.wsjava.cli.LoadStats.Kind;
 import dev.wsjava.extension.PerMessageDeflate;
-import dev.wsjava.protocol.Limits;
 import java.io.PrintStream;
 import java.net.URI;
 import java.time.Duration;
@@ -133,10 +132,11 @@ public final class LoadCommand implements Callable<Integer> {
     LoadConnection.Run run = new LoadConnection.Run(payloads, stats, inFlight);
     long frame = size + 14;
     WebSocketConfig config =
-        socketBuffers.applyTo(WebSocketConfig.builder())
+        Units.messagesUpTo(
+                socketBuffers.applyTo(WebSocketConfig.builder()),
+                Math.max(WebSocketConfig.defaults().maxMessageSize(), size))
             .eventLoops(threads)
             .deflate(deflate ? PerMessageDeflate.defaults() : null)
-            .limits(Units.messagesUpTo(Math.max(Limits.DEFAULT_MAX_MESSAGE_SIZE, size)))
             .maxQueuedBytes(Math.max(WebSocketConfig.defaults().maxQueuedBytes(), 2 * frame * inFlight))
             .build();
     List<LoadConnection> conns = new ArrayList<>();

@@ -188,9 +188,8 @@ public final class ServeCommand implements Callable<Integer> {
       throw new ParameterException(spec.commandLine(), "--max-message and --send-queue must be positive");
     }
     WebSocketConfig config =
-        socketBuffers.applyTo(WebSocketConfig.builder())
+        Units.messagesUpTo(socketBuffers.applyTo(WebSocketConfig.builder()), maxMessage)
             .transport(transport)
-            .limits(Units.messagesUpTo(maxMessage))
             .deflate(noDeflate ? null : PerMessageDeflate.defaults())
             // The echo pauses reading at its high-water mark; a largest message must fit above it.
             .maxQueuedBytes(Math.max(sendQueue, maxMessage + EchoListener.HIGH_WATER))

@@ -1,6 +1,6 @@
 package dev.wsjava.cli;
 
-import dev.wsjava.protocol.Limits;
+import dev.wsjava.WebSocketConfig;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.regex.Matcher;
@@ -77,9 +77,9 @@ final class Units {
     return Long.toString(bytes);
   }
 
-  /** Limits that let messages (and so frames) of up to {@code maxMessage} bytes through. */
-  static Limits messagesUpTo(long maxMessage) {
-    return Limits.DEFAULTS.withMaxMessageSize(maxMessage).withMaxFramePayload(Math.max(125, maxMessage));
+  /** Sets limits that let messages (and so frames) of up to {@code maxMessage} bytes through. */
+  static WebSocketConfig.Builder messagesUpTo(WebSocketConfig.Builder b, long maxMessage) {
+    return b.maxMessageSize(maxMessage).maxFramePayload(Math.max(125, maxMessage));
   }
 
   /** The picocli converter for size options. */

@@ -2,7 +2,7 @@ package dev.wsjava.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.wsjava.CloseCodes;
+import dev.wsjava.CloseCode;
 import dev.wsjava.WebSocket;
 import dev.wsjava.WebSocketListener;
 import dev.wsjava.WebSocketServer;
@@ -135,7 +135,7 @@ class ConnectCommandTest {
         .websocket("/fail", new WebSocketListener() {
           @Override
           public void onOpen(WebSocket ws) {
-            ws.close(CloseCodes.INTERNAL_ERROR, "boom");
+            ws.close(CloseCode.INTERNAL_ERROR, "boom");
           }
         })
         .start()) {

@@ -1,6 +1,6 @@
 package dev.wsjava.extension;
 
-import dev.wsjava.protocol.ProtocolException;
+import dev.wsjava.ProtocolException;
 import java.nio.ByteBuffer;
 
 /**

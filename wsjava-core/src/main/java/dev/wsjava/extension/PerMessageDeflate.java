@@ -1,11 +1,12 @@
 package dev.wsjava.extension;
 
+import dev.wsjava.internal.deflate.DeflateExtension;
+import dev.wsjava.internal.deflate.DeflateParams;
 import java.util.List;
 
 /**
  * RFC 7692 §7: negotiates the permessage-deflate extension, as client or server, and creates the
- * per-connection {@link DeflateExtension}; the record's components are its immutable
- * configuration.
+ * per-connection deflate codec (internal) from its immutable configuration.
  *
  * <p>Windows (§7.1.2): a server honours every {@code server_max_window_bits} from 8 to 15 that a
  * client asks for, echoing it, and then never refers back farther than 2^N bytes; a client always
@@ -19,26 +20,10 @@ import java.util.List;
  * it in every response, whatever the offer (§7.1.1.1, §7.1.1.2 let it). Either end may stop
  * taking over its own context unilaterally; the switches make it part of the agreement.
  *
- * <p>Immutable and thread-safe: one instance serves every connection.
- *
- * @param compressionLevel zlib level, 0 (store only) to 9 (smallest, slowest)
- * @param minCompressSize a message sent in one frame with fewer bytes than this goes out
- *     uncompressed, RSV1 clear (§6 allows this per message); 0 compresses everything
- * @param serverNoContextTakeover the server's compressor forgets its window after every message:
- *     a client asks for it in its offer, a server always adds it to its response
- * @param clientNoContextTakeover the client's compressor forgets its window after every message:
- *     a client offers it (and keeps to it, whatever the response), a server always demands it
- * @param serverMaxWindowBits client side only: 8..15 to ask the server for a window of at most
- *     2^n bytes (with a plain offer as fallback), or {@link #WINDOW_BITS_NOT_OFFERED}; a server
- *     ignores it and compresses with 15 bits unless the client asks for fewer
+ * <p>Immutable and thread-safe: one instance serves every connection. Made by {@link #builder()},
+ * whose setters give each default and its reason.
  */
-public record PerMessageDeflate(
-    int compressionLevel,
-    int minCompressSize,
-    boolean serverNoContextTakeover,
-    boolean clientNoContextTakeover,
-    int serverMaxWindowBits)
-    implements ExtensionFactory {
+public final class PerMessageDeflate implements ExtensionFactory {
 
   /** The registered extension name. */
   public static final String NAME = "permessage-deflate";
@@ -81,17 +66,18 @@ public record PerMessageDeflate(
   private static final DeflateParams PLAIN_OFFER =
       new DeflateParams(false, false, DeflateParams.ABSENT, DeflateParams.NO_VALUE);
 
-  /**
-   * Checks the configuration.
-   *
-   * @param compressionLevel zlib level 0-9
-   * @param minCompressSize non-negative
-   * @param serverNoContextTakeover see the record description
-   * @param clientNoContextTakeover see the record description
-   * @param serverMaxWindowBits 8..15 or {@link #WINDOW_BITS_NOT_OFFERED}
-   * @throws IllegalArgumentException naming the value out of range
-   */
-  public PerMessageDeflate {
+  private final int compressionLevel;
+  private final int minCompressSize;
+  private final boolean serverNoContextTakeover;
+  private final boolean clientNoContextTakeover;
+  private final int serverMaxWindowBits;
+
+  private PerMessageDeflate(
+      int compressionLevel,
+      int minCompressSize,
+      boolean serverNoContextTakeover,
+      boolean clientNoContextTakeover,
+      int serverMaxWindowBits) {
     if (compressionLevel < 0 || compressionLevel > 9) {
       throw new IllegalArgumentException(
           "compressionLevel " + compressionLevel + " is not a zlib level: use 0 to 9");
@@ -107,6 +93,100 @@ public record PerMessageDeflate(
           "serverMaxWindowBits " + serverMaxWindowBits + " is out of range: use 8 to 15, or"
               + " WINDOW_BITS_NOT_OFFERED (RFC 7692 §7.1.2.1)");
     }
+    this.compressionLevel = compressionLevel;
+    this.minCompressSize = minCompressSize;
+    this.serverNoContextTakeover = serverNoContextTakeover;
+    this.clientNoContextTakeover = clientNoContextTakeover;
+    this.serverMaxWindowBits = serverMaxWindowBits;
+  }
+
+  /**
+   * Returns the zlib level.
+   *
+   * @return 0 (store only) to 9 (smallest, slowest)
+   */
+  public int compressionLevel() {
+    return compressionLevel;
+  }
+
+  /**
+   * Returns the size below which a message sent in one frame goes out uncompressed, RSV1 clear
+   * (§6 allows this per message).
+   *
+   * @return bytes; 0 compresses everything
+   */
+  public int minCompressSize() {
+    return minCompressSize;
+  }
+
+  /**
+   * Returns whether the server's compressor forgets its window after every message: a client asks
+   * for it in its offer, a server always adds it to its response.
+   *
+   * @return whether it is on
+   */
+  public boolean serverNoContextTakeover() {
+    return serverNoContextTakeover;
+  }
+
+  /**
+   * Returns whether the client's compressor forgets its window after every message: a client
+   * offers it (and keeps to it, whatever the response), a server always demands it.
+   *
+   * @return whether it is on
+   */
+  public boolean clientNoContextTakeover() {
+    return clientNoContextTakeover;
+  }
+
+  /**
+   * Returns the window a client asks the server for; a server ignores it and compresses with 15
+   * bits unless the client asks for fewer.
+   *
+   * @return 8..15 (2^n bytes, with a plain offer as fallback), or {@link #WINDOW_BITS_NOT_OFFERED}
+   */
+  public int serverMaxWindowBits() {
+    return serverMaxWindowBits;
+  }
+
+  /**
+   * Compares the five settings.
+   *
+   * @param o another object
+   * @return true for a {@code PerMessageDeflate} with the same settings
+   */
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof PerMessageDeflate p
+        && p.compressionLevel == compressionLevel
+        && p.minCompressSize == minCompressSize
+        && p.serverNoContextTakeover == serverNoContextTakeover
+        && p.clientNoContextTakeover == clientNoContextTakeover
+        && p.serverMaxWindowBits == serverMaxWindowBits;
+  }
+
+  @Override
+  public int hashCode() {
+    return java.util.Objects.hash(
+        compressionLevel,
+        minCompressSize,
+        serverNoContextTakeover,
+        clientNoContextTakeover,
+        serverMaxWindowBits);
+  }
+
+  /**
+   * Describes the settings.
+   *
+   * @return for example {@code PerMessageDeflate[compressionLevel=3, ...]}
+   */
+  @Override
+  public String toString() {
+    return "PerMessageDeflate[compressionLevel=" + compressionLevel
+        + ", minCompressSize=" + minCompressSize
+        + ", serverNoContextTakeover=" + serverNoContextTakeover
+        + ", clientNoContextTakeover=" + clientNoContextTakeover
+        + ", serverMaxWindowBits=" + serverMaxWindowBits + "]";
   }
 
   /**

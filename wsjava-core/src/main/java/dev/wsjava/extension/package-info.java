@@ -1,10 +1,9 @@
 /**
  * WebSocket extensions (RFC 6455 §9): the {@link dev.wsjava.extension.Extension} SPI, offers and
- * their negotiation, and permessage-deflate (RFC 7692) with its bounded inflater (decompression
- * bombs stop at the configured size) and its own deflate block encoder.
+ * their negotiation, and {@link dev.wsjava.extension.PerMessageDeflate}, the settings of
+ * permessage-deflate (RFC 7692) that a server or client is configured with.
  *
- * <p>Sans-I/O; may import only {@code dev.wsjava.protocol}. Exported by the module: the SPI and
- * {@link dev.wsjava.extension.PerMessageDeflate} configure a server or client; the deflate
- * machinery itself is package-private.
+ * <p>Sans-I/O; may import {@code dev.wsjava.protocol} and the codec in {@code
+ * dev.wsjava.internal.deflate}. Exported by the module; the deflate codec itself is not.
  */
 package dev.wsjava.extension;

@@ -1,5 +1,6 @@
 package dev.wsjava.handshake;
 
+import dev.wsjava.Headers;
 import dev.wsjava.extension.Extension;
 import dev.wsjava.extension.ExtensionFactory;
 import dev.wsjava.extension.ExtensionNegotiationException;
@@ -80,7 +81,7 @@ public final class ClientHandshake {
     if (!offers.isEmpty()) {
       sb.append("Sec-WebSocket-Extensions: ").append(ExtensionHeader.format(offers)).append("\r\n");
     }
-    config.headers().appendTo(sb);
+    HeadersAccess.get().appendTo(config.headers(), sb);
     sb.append("\r\n");
     return new ClientHandshake(config, key, sb.toString().getBytes(StandardCharsets.ISO_8859_1));
   }

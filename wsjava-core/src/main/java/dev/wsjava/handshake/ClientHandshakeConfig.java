@@ -1,5 +1,6 @@
 package dev.wsjava.handshake;
 
+import dev.wsjava.Headers;
 import dev.wsjava.extension.ExtensionFactory;
 import dev.wsjava.extension.ExtensionOffer;
 import java.util.ArrayList;

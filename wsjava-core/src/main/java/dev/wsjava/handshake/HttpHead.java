@@ -1,5 +1,6 @@
 package dev.wsjava.handshake;
 
+import dev.wsjava.Headers;
 import java.util.Objects;
 
 /**

@@ -1,5 +1,6 @@
 package dev.wsjava.handshake;
 
+import dev.wsjava.Headers;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -357,7 +358,7 @@ public final class HttpHeadParser<H extends HttpHead> {
       int lf = indexOfLf(a, p, to);
       int eol = lf - 1;
       if (eol == p) {
-        return new Headers(names, values, n);
+        return HeadersAccess.get().make(names, values, n);
       }
       if (HttpSyntax.isOws(a[p])) {
         if (n == 0) {

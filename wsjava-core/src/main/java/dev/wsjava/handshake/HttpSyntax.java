@@ -4,7 +4,7 @@ package dev.wsjava.handshake;
  * RFC 7230 §3.2.6 character classes as byte lookups: {@code tchar}, field-value octets and OWS.
  * ASCII only; bytes above 0x7F are never token characters.
  */
-final class HttpSyntax {
+public final class HttpSyntax {
   private static final boolean[] TCHAR = new boolean[256];
 
   static {
@@ -32,8 +32,13 @@ final class HttpSyntax {
     return c < 256 && TCHAR[c];
   }
 
-  /** Returns whether the string is a non-empty {@code token}. */
-  static boolean isToken(String s) {
+  /**
+   * Returns whether the string is a non-empty {@code token} (RFC 9110 §5.6.2).
+   *
+   * @param s the string, or null
+   * @return true for a token
+   */
+  public static boolean isToken(String s) {
     if (s == null || s.isEmpty()) {
       return false;
     }
@@ -51,16 +56,24 @@ final class HttpSyntax {
     return u == '\t' || (u >= 0x20 && u != 0x7F);
   }
 
-  /** Returns whether the byte is optional whitespace (SP or HTAB). */
-  static boolean isOws(int b) {
+  /**
+   * Returns whether the byte is optional whitespace (SP or HTAB).
+   *
+   * @param b the byte or character
+   * @return true for SP and HTAB
+   */
+  public static boolean isOws(int b) {
     return b == ' ' || b == '\t';
   }
 
   /**
    * Returns the index of the first character of a field value that is not HTAB, SP, VCHAR or
    * obs-text (so a CR, LF, NUL or a character above U+00FF), or -1 when there is none.
+   *
+   * @param value the field value
+   * @return the index, or -1
    */
-  static int firstInvalidValueChar(String value) {
+  public static int firstInvalidValueChar(String value) {
     for (int i = 0; i < value.length(); i++) {
       char c = value.charAt(i);
       if (c > 0xFF || !isFieldValueByte(c)) {
@@ -70,8 +83,13 @@ final class HttpSyntax {
     return -1;
   }
 
-  /** Removes leading and trailing SP and HTAB. */
-  static String trimOws(String s) {
+  /**
+   * Removes leading and trailing SP and HTAB.
+   *
+   * @param s the string
+   * @return it without them
+   */
+  public static String trimOws(String s) {
     int from = 0;
     int to = s.length();
     while (from < to && isOws(s.charAt(from))) {

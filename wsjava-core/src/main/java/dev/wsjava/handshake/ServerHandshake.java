@@ -1,5 +1,6 @@
 package dev.wsjava.handshake;
 
+import dev.wsjava.Headers;
 import dev.wsjava.extension.Extension;
 import dev.wsjava.extension.ExtensionFactory;
 import dev.wsjava.extension.ExtensionNegotiationException;
@@ -146,12 +147,12 @@ public final class ServerHandshake {
       throw refuse(HttpStatus.BAD_REQUEST, "Connection must include Upgrade (RFC 6455 §4.2.1)");
     }
     if (h.contains("Transfer-Encoding")
-        || (h.contains("Content-Length") && !h.isOnlyToken("Content-Length", "0"))) {
+        || (h.contains("Content-Length") && !HeadersAccess.get().isOnlyToken(h, "Content-Length", "0"))) {
       throw refuse(
           HttpStatus.BAD_REQUEST,
           "a WebSocket upgrade request must not carry a body (RFC 6455 §4.1)");
     }
-    if (!h.isOnlyToken("Sec-WebSocket-Version", "13")) {
+    if (!HeadersAccess.get().isOnlyToken(h, "Sec-WebSocket-Version", "13")) {
       throw refuse(
           HttpStatus.UPGRADE_REQUIRED,
           "Sec-WebSocket-Version must be 13, was "
@@ -316,7 +317,7 @@ public final class ServerHandshake {
       if (sb == null) {
         sb = new StringBuilder(128);
       }
-      config.headers().appendTo(sb);
+      HeadersAccess.get().appendTo(config.headers(), sb);
     }
     byte[] tail = sb == null ? NO_BYTES : sb.toString().getBytes(StandardCharsets.ISO_8859_1);
     int at = UPGRADE_HEAD.length;
@@ -393,7 +394,7 @@ public final class ServerHandshake {
             .getBytes(StandardCharsets.UTF_8);
     StringBuilder sb = new StringBuilder(160);
     sb.append("HTTP/1.1 ").append(status).append(' ').append(phrase).append("\r\n");
-    headers.appendTo(sb);
+    HeadersAccess.get().appendTo(headers, sb);
     String connection = headers.contains("Upgrade") ? "Upgrade, close" : "close";
     sb.append("Connection: ").append(connection).append("\r\n");
     sb.append("Content-Type: text/plain; charset=utf-8\r\n");
@@ -537,7 +538,7 @@ public final class ServerHandshake {
       if (subprotocol != null) {
         sb.append("Sec-WebSocket-Protocol: ").append(subprotocol).append("\r\n");
       }
-      headers.appendTo(sb);
+      HeadersAccess.get().appendTo(headers, sb);
       sb.append("\r\n");
       return new Accepted(
           request, sb.toString().getBytes(StandardCharsets.ISO_8859_1), subprotocol, extensions);

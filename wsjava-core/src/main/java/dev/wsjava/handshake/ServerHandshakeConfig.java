@@ -1,5 +1,6 @@
 package dev.wsjava.handshake;
 
+import dev.wsjava.Headers;
 import dev.wsjava.extension.ExtensionFactory;
 import java.util.HashSet;
 import java.util.List;

@@ -3,9 +3,9 @@
  * {@code Sec-WebSocket-Accept} computation, and the client and server sides of the upgrade
  * (validation, subprotocol and extension negotiation), fed bytes and returning bytes.
  *
- * <p>May import {@code dev.wsjava.extension} (and through it {@code dev.wsjava.protocol}). Nothing
- * here opens a socket, starts a thread or reads a clock. Exported by the module, because handlers
- * and handshake hooks see request heads and headers; the parser and the two sides of the upgrade
- * are exported with them, which issue 26 plans to undo.
+ * <p>May import {@code dev.wsjava.extension} (and through it {@code dev.wsjava.protocol}) and the
+ * API's leaf type {@code dev.wsjava.Headers}, whose package-private parts it reaches through {@link
+ * dev.wsjava.handshake.HeadersAccess}. Nothing here opens a socket, starts a thread or reads a
+ * clock. Not exported: hooks and handlers see requests as {@code dev.wsjava.http.HttpRequest}.
  */
 package dev.wsjava.handshake;

@@ -1,5 +1,7 @@
 package dev.wsjava.http;
 
+import dev.wsjava.internal.http.HttpConnection;
+
 /**
  * Answers a request on a plain HTTP route (RFC 9110 §9: the method's semantics are the handler's).
  * A handler runs on the thread that feeds the connection and must be thread-safe, since one handler

@@ -1,157 +1,47 @@
 package dev.wsjava.http;
 
-import dev.wsjava.handshake.Headers;
-import dev.wsjava.handshake.HttpHead;
+import dev.wsjava.Headers;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.net.URLDecoder;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 
 /**
- * RFC 9112 §3: a request as a handler sees it, its head and its whole body. The request-target is
- * split into path and query (§3.2): origin-form {@code /path?query}, absolute-form {@code
- * http://host/path?query} (whose path is used, §3.2.2) or asterisk-form {@code *}. Paths are kept
- * as sent, percent-encoding included. Immutable and thread-safe.
+ * RFC 9112 §3: an HTTP request as user code sees it: the request line, the header fields and the
+ * whole body. A plain route's {@link HttpHandler} gets one, and the WebSocket handshake hook's
+ * {@code HandshakeRequest} is one (with the upgrade's own accessors beside these), so code that
+ * reads a request is written once for both.
+ *
+ * <p>The request-target is split into path and query (§3.2): origin-form {@code /path?query},
+ * absolute-form {@code http://host/path?query} (whose path is used, §3.2.2) or asterisk-form
+ * {@code *}. Paths are kept as sent, percent-encoding included.
+ *
+ * <p>The server's requests are immutable and thread-safe. Implementing this interface is allowed
+ * (a test double for a handler, say); the server never takes a request from user code.
  */
-public final class HttpRequest {
-  private static final ByteBuffer NO_BODY = ByteBuffer.allocate(0).asReadOnlyBuffer();
-
-  private final HttpHead.Request head;
-  private final String path;
-  private final String query;
-  private final ByteBuffer body;
-  private final Map<String, String> pathParams;
-
-  private HttpRequest(HttpHead.Request head, String path, String query, ByteBuffer body) {
-    this(head, path, query, body, Map.of());
-  }
-
-  private HttpRequest(
-      HttpHead.Request head,
-      String path,
-      String query,
-      ByteBuffer body,
-      Map<String, String> pathParams) {
-    this.head = head;
-    this.path = path;
-    this.query = query;
-    this.body = body;
-    this.pathParams = pathParams;
-  }
-
-  /**
-   * Creates a request from a parsed head and a body.
-   *
-   * @param head the request head
-   * @param body the body, copied; empty when the request has none
-   * @return the request
-   * @throws IllegalArgumentException when the request-target is none of the forms above
-   */
-  public static HttpRequest of(HttpHead.Request head, byte[] body) {
-    return of(head, body.length == 0 ? NO_BODY : ByteBuffer.wrap(body.clone()));
-  }
-
-  /** Creates a request over a body buffer the caller gives up. */
-  static HttpRequest of(HttpHead.Request head, ByteBuffer body) {
-    Objects.requireNonNull(head, "head");
-    String target = head.target();
-    if (target.indexOf('#') >= 0) {
-      throw new IllegalArgumentException(
-          "request-target must not carry a fragment (RFC 9112 §3.2): " + target);
-    }
-    int start;
-    if (target.startsWith("/")) {
-      start = 0;
-    } else if (target.equals("*")) {
-      return new HttpRequest(head, "*", null, readOnly(body));
-    } else {
-      start = absolutePathStart(target);
-    }
-    int q = target.indexOf('?', start);
-    String path = target.substring(start, q < 0 ? target.length() : q);
-    String query = q < 0 ? null : target.substring(q + 1);
-    if (path.isEmpty()) {
-      path = "/"; // absolute-form with an empty path (RFC 9112 §3.2.2)
-    }
-    return new HttpRequest(head, path, query, readOnly(body));
-  }
-
-  /** Returns this request with a body buffer the caller gives up. */
-  HttpRequest withBody(ByteBuffer body) {
-    return new HttpRequest(head, path, query, readOnly(body));
-  }
-
-  /** Returns this request with the parameters its route's path template matched. */
-  HttpRequest withPathParams(Map<String, String> params) {
-    return new HttpRequest(
-        head, path, query, body, params == null ? Map.of() : Collections.unmodifiableMap(params));
-  }
-
-  /** A read-only view; an empty read-only buffer cannot change, so it serves as its own view. */
-  static ByteBuffer readOnly(ByteBuffer b) {
-    return b.isReadOnly() && b.capacity() == 0 ? b : b.asReadOnlyBuffer();
-  }
-
-  /** Returns where the path of an absolute-form target starts (its length when it has none). */
-  private static int absolutePathStart(String target) {
-    int colon = target.indexOf("://");
-    String scheme = colon < 0 ? "" : target.substring(0, colon);
-    if (!scheme.equalsIgnoreCase("http") && !scheme.equalsIgnoreCase("https")) {
-      throw new IllegalArgumentException(
-          "request-target must be origin-form, absolute-form or * (RFC 9112 §3.2): " + target);
-    }
-    int authority = colon + 3;
-    int end = authority;
-    while (end < target.length() && target.charAt(end) != '/' && target.charAt(end) != '?') {
-      end++;
-    }
-    if (end == authority) {
-      throw new IllegalArgumentException(
-          "absolute-form request-target has no authority (RFC 9112 §3.2.2): " + target);
-    }
-    return end;
-  }
-
-  /**
-   * Returns the request head as parsed.
-   *
-   * @return the head
-   */
-  public HttpHead.Request head() {
-    return head;
-  }
-
+public interface HttpRequest {
   /**
    * Returns the method, case-sensitive (RFC 9110 §9.1).
    *
    * @return for example {@code GET}
    */
-  public String method() {
-    return head.method();
-  }
+  String method();
 
   /**
    * Returns the request-target exactly as sent.
    *
    * @return for example {@code /search?q=ws}
    */
-  public String target() {
-    return head.target();
-  }
+  String target();
 
   /**
    * Returns the path of the target, percent-encoding kept.
    *
    * @return for example {@code /search}; {@code *} for an asterisk-form target
    */
-  public String path() {
-    return path;
-  }
+  String path();
 
   /**
    * Returns the query of the target, without its {@code ?}.
@@ -159,8 +49,25 @@ public final class HttpRequest {
    * @return for example {@code q=ws}; empty for a target ending in {@code ?}; {@code null} when the
    *     target has no {@code ?}
    */
-  public String query() {
-    return query;
+  String query();
+
+  /**
+   * Returns the query parameters, decoded as {@code application/x-www-form-urlencoded} ({@code +}
+   * is a space; a malformed escape is kept as sent).
+   *
+   * @return name to values, in the order they came; empty without a query
+   */
+  Map<String, List<String>> queryParams();
+
+  /**
+   * Returns the first value of a query parameter.
+   *
+   * @param name the parameter's name, decoded
+   * @return its first decoded value; null when the query has no such parameter
+   */
+  default String queryParam(String name) {
+    List<String> values = queryParams().get(name);
+    return values == null ? null : values.get(0);
   }
 
   /**
@@ -169,8 +76,8 @@ public final class HttpRequest {
    * @param name the parameter's name in the template
    * @return the segment it matched, percent-decoded; null when the route has no such parameter
    */
-  public String pathParam(String name) {
-    return pathParams.get(name);
+  default String pathParam(String name) {
+    return pathParams().get(name);
   }
 
   /**
@@ -178,97 +85,90 @@ public final class HttpRequest {
    *
    * @return name to percent-decoded value, in template order; empty for an exact route
    */
-  public Map<String, String> pathParams() {
-    return pathParams;
-  }
-
-  /**
-   * Returns the query parameters, decoded as {@code application/x-www-form-urlencoded} ({@code +}
-   * is a space; a malformed escape is kept as sent).
-   *
-   * @return name to values, in the order they came; empty without a query
-   */
-  public Map<String, List<String>> queryParams() {
-    return parseQuery(query);
-  }
-
-  /**
-   * Parses a query string as {@code application/x-www-form-urlencoded}: pairs split on {@code &},
-   * name and value on the first {@code =}, both percent-decoded as UTF-8 with {@code +} a space; a
-   * malformed escape is kept as sent.
-   *
-   * @param query for example {@code q=a+b&page=2}, or null
-   * @return name to values, in the order they came; empty for null or an empty query
-   */
-  public static Map<String, List<String>> parseQuery(String query) {
-    if (query == null || query.isEmpty()) {
-      return Map.of();
-    }
-    Map<String, List<String>> m = new LinkedHashMap<>();
-    for (String pair : query.split("&")) {
-      if (pair.isEmpty()) {
-        continue;
-      }
-      int eq = pair.indexOf('=');
-      String name = formDecode(eq < 0 ? pair : pair.substring(0, eq));
-      String value = eq < 0 ? "" : formDecode(pair.substring(eq + 1));
-      m.computeIfAbsent(name, k -> new ArrayList<>(1)).add(value);
-    }
-    m.replaceAll((k, v) -> List.copyOf(v));
-    return Collections.unmodifiableMap(m);
-  }
-
-  private static String formDecode(String s) {
-    try {
-      return URLDecoder.decode(s, StandardCharsets.UTF_8);
-    } catch (IllegalArgumentException e) {
-      return s; // a malformed escape: keep what was sent
-    }
-  }
+  Map<String, String> pathParams();
 
   /**
    * Returns the HTTP-version of the request line.
    *
    * @return {@code HTTP/1.0} or {@code HTTP/1.1}
    */
-  public String version() {
-    return head.version();
-  }
+  String version();
 
   /**
    * Returns the header fields in wire order.
    *
    * @return the fields
    */
-  public Headers headers() {
-    return head.headers();
+  Headers headers();
+
+  /**
+   * Returns the first value of a header field.
+   *
+   * @param name the field name, case-insensitive
+   * @return its first value; null when the request has no such field
+   */
+  default String header(String name) {
+    return headers().first(name);
+  }
+
+  /**
+   * Returns the cookies of the request's {@code Cookie} fields (RFC 6265 §5.4): {@code name=value}
+   * pairs split on {@code ;}, a value's surrounding double quotes removed. The first of two
+   * cookies with one name wins (the more specific path, per §5.4).
+   *
+   * @return name to value, in the order sent
+   */
+  default Map<String, String> cookies() {
+    return parseCookies(headers().all("Cookie"));
+  }
+
+  /**
+   * Returns one cookie's value.
+   *
+   * @param name the cookie name, case-sensitive
+   * @return the value, or null when the request has no such cookie
+   */
+  default String cookie(String name) {
+    return cookies().get(name);
   }
 
   /**
    * Returns the body (chunked bodies are already decoded).
    *
-   * @return a new read-only view, empty when the request has no body
+   * @return a new read-only view, empty when the request has no body (a handshake has none)
    */
-  public ByteBuffer body() {
-    return body.duplicate();
-  }
+  ByteBuffer body();
 
   /**
    * Returns the body decoded as UTF-8, malformed sequences replaced.
    *
    * @return the text, empty when the request has no body
    */
-  public String bodyText() {
+  default String bodyText() {
     return StandardCharsets.UTF_8.decode(body()).toString();
   }
 
-  /**
-   * Describes the request for logs.
-   *
-   * @return for example {@code GET /chat HTTP/1.1 (0 body bytes)}
-   */
-  @Override
-  public String toString() {
-    return method() + " " + target() + " " + version() + " (" + body.remaining() + " body bytes)";
+  private static Map<String, String> parseCookies(List<String> fields) {
+    if (fields.isEmpty()) {
+      return Map.of();
+    }
+    Map<String, String> m = new LinkedHashMap<>();
+    for (String field : fields) {
+      for (String pair : field.split(";")) {
+        int eq = pair.indexOf('=');
+        if (eq <= 0) {
+          continue; // not a cookie-pair (RFC 6265 §5.2: ignore)
+        }
+        String name = pair.substring(0, eq).strip();
+        String value = pair.substring(eq + 1).strip();
+        if (value.length() >= 2 && value.startsWith("\"") && value.endsWith("\"")) {
+          value = value.substring(1, value.length() - 1);
+        }
+        if (!name.isEmpty()) {
+          m.putIfAbsent(name, value);
+        }
+      }
+    }
+    return Collections.unmodifiableMap(m);
   }
 }

@@ -1,6 +1,7 @@
 package dev.wsjava.http;
 
-import dev.wsjava.handshake.Headers;
+import dev.wsjava.internal.http.ResponseWriter;
+import dev.wsjava.Headers;
 import dev.wsjava.handshake.HttpStatus;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -79,11 +80,6 @@ public final class HttpResponse {
   public static HttpResponse bytes(int status, String contentType, byte[] body) {
     Objects.requireNonNull(contentType, "contentType");
     return new HttpResponse(status, contentType, Headers.empty(), ByteBuffer.wrap(body.clone()));
-  }
-
-  /** Creates a response over a body array the caller gives up (static files, not copied). */
-  static HttpResponse wrap(int status, String contentType, byte[] body) {
-    return new HttpResponse(status, contentType, Headers.empty(), ByteBuffer.wrap(body));
   }
 
   /**

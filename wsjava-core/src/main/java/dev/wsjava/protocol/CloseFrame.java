@@ -1,5 +1,7 @@
 package dev.wsjava.protocol;
 
+import dev.wsjava.CloseCode;
+import dev.wsjava.ProtocolException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 

@@ -1,5 +1,8 @@
 package dev.wsjava.protocol;
 
+import dev.wsjava.CloseCode;
+import dev.wsjava.ProtocolException;
+
 /**
  * A configured limit was exceeded by the peer: frame size, message size, inflated size, fragment
  * count. Carries the limit and the size that broke it.

@@ -3,10 +3,8 @@
  * encoder, masking, UTF-8 validation, size limits and the protocol errors that carry the close code
  * to send.
  *
- * <p>The bottom layer: it imports nothing else from the module, opens no socket, starts no thread
- * and reads no clock. Exported by the module, with internals among the public types ({@code
- * FrameParser}, {@code FrameEncoder}, {@code Masking}, {@code Utf8Validator}, {@code
- * MaskKeySource}) that issue 26 plans to move out of the exported surface or to document as a
- * sans-I/O API.
+ * <p>The bottom layer: it imports nothing else from the module but the API's leaf exception
+ * {@code dev.wsjava.ProtocolException}, opens no socket, starts no thread and reads no clock. Not
+ * exported: the nouns user code meets (close codes, protocol errors) are in {@code dev.wsjava}.
  */
 package dev.wsjava.protocol;

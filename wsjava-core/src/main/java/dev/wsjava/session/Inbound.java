@@ -2,12 +2,12 @@ package dev.wsjava.session;
 
 import dev.wsjava.extension.ByteSink;
 import dev.wsjava.extension.Extension;
-import dev.wsjava.protocol.CloseCode;
+import dev.wsjava.CloseCode;
 import dev.wsjava.protocol.CloseFrame;
 import dev.wsjava.protocol.FrameParser;
 import dev.wsjava.protocol.LimitExceededException;
 import dev.wsjava.protocol.Opcode;
-import dev.wsjava.protocol.ProtocolException;
+import dev.wsjava.ProtocolException;
 import dev.wsjava.protocol.Role;
 import dev.wsjava.protocol.Utf8Validator;
 import java.nio.ByteBuffer;

@@ -1,7 +1,7 @@
 package dev.wsjava.session;
 
-import dev.wsjava.protocol.CloseCode;
-import dev.wsjava.protocol.ProtocolException;
+import dev.wsjava.CloseCode;
+import dev.wsjava.ProtocolException;
 
 /**
  * Not a failure: the receiving half could not get the memory for the bytes in hand, so the

@@ -4,7 +4,7 @@ import dev.wsjava.extension.ByteSink;
 import dev.wsjava.extension.Extension;
 import dev.wsjava.protocol.MaskKeySource;
 import dev.wsjava.protocol.Opcode;
-import dev.wsjava.protocol.ProtocolException;
+import dev.wsjava.ProtocolException;
 import dev.wsjava.protocol.Role;
 import java.nio.ByteBuffer;
 import java.util.Arrays;

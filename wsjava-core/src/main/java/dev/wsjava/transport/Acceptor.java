@@ -31,7 +31,7 @@ public interface Acceptor {
       ConnectionHandler h = factory.apply(info);
       return h == null
           ? Verdict.refuse(404, "no handler for " + info.target())
-          : new Verdict.Accept(h, info.subprotocol(), dev.wsjava.handshake.Headers.empty());
+          : new Verdict.Accept(h, info.subprotocol(), dev.wsjava.Headers.empty());
     };
   }
 }

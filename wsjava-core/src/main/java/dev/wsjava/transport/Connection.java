@@ -1,9 +1,10 @@
 package dev.wsjava.transport;
 
-import dev.wsjava.protocol.CloseCode;
+import dev.wsjava.WebSocketClosedException;
+import dev.wsjava.CloseCode;
 import dev.wsjava.protocol.Opcode;
 import dev.wsjava.protocol.Utf8;
-import dev.wsjava.protocol.ProtocolException;
+import dev.wsjava.ProtocolException;
 import dev.wsjava.protocol.Role;
 import dev.wsjava.session.MemoryBudget;
 import dev.wsjava.session.Session;
@@ -187,7 +188,7 @@ public abstract class Connection {
    *
    * @param text the message
    * @return completed when the frame is written; failed with {@link QueueFullException} or {@link
-   *     ConnectionClosedException}
+   *     WebSocketClosedException}
    * @throws IllegalStateException after {@link #close} was called
    * @throws IllegalArgumentException when the text holds an unpaired surrogate
    */
@@ -349,7 +350,7 @@ public abstract class Connection {
     try {
       if (session.state() == Session.State.CLOSED) {
         return CompletableFuture.failedFuture(
-            new ConnectionClosedException(session.closeCode(), session.closeReason()));
+            new WebSocketClosedException(session.closeCode(), session.closeReason()));
       }
       if (!session.hasOutbound()) {
         return CompletableFuture.completedFuture(null);
@@ -603,7 +604,7 @@ public abstract class Connection {
       Session.State state = session.state();
       if (state == Session.State.CLOSED) {
         return CompletableFuture.failedFuture(
-            new ConnectionClosedException(session.closeCode(), session.closeReason()));
+            new WebSocketClosedException(session.closeCode(), session.closeReason()));
       }
       long queued = session.outboundBytes();
       if (queued > 0 && queued + size > config.maxQueuedBytes()) {
@@ -982,7 +983,7 @@ public abstract class Connection {
     CompletableFuture<Void> first = null; // most writes finish one send: no list for it
     List<CompletableFuture<Void>> done = null;
     List<CompletableFuture<Void>> failed = null;
-    ConnectionClosedException cause = null;
+    WebSocketClosedException cause = null;
     boolean writable = false;
     boolean drained = false;
     ReentrantLock lock = lock();
@@ -1011,7 +1012,7 @@ public abstract class Connection {
             failed.add(p.future());
           }
           pending.clear();
-          cause = new ConnectionClosedException(session.closeCode(), session.closeReason());
+          cause = new WebSocketClosedException(session.closeCode(), session.closeReason());
         }
         if (s.overHighWater && session.outboundBytes() <= config.maxQueuedBytes() / 2) {
           s.overHighWater = !ioThread; // cleared by the I/O thread, which reports it
@@ -1101,7 +1102,7 @@ public abstract class Connection {
     } finally {
       lock.unlock();
     }
-    ConnectionClosedException cause = new ConnectionClosedException(code, reason);
+    WebSocketClosedException cause = new WebSocketClosedException(code, reason);
     failed.forEach(f -> f.completeExceptionally(cause));
     if (report) {
       handler.onClose(this, code, reason);

@@ -1,8 +1,8 @@
 package dev.wsjava.transport;
 
 import dev.wsjava.handshake.ServerHandshakeConfig;
-import dev.wsjava.http.HttpLimits;
-import dev.wsjava.http.Router;
+import dev.wsjava.internal.http.HttpLimits;
+import dev.wsjava.internal.http.Router;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.util.Objects;

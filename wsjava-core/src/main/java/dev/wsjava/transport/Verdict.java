@@ -1,6 +1,6 @@
 package dev.wsjava.transport;
 
-import dev.wsjava.handshake.Headers;
+import dev.wsjava.Headers;
 import dev.wsjava.handshake.ServerHandshake;
 import java.util.Objects;
 import java.util.concurrent.CompletionStage;

@@ -1,5 +1,7 @@
 package dev.wsjava.extension;
 
+import dev.wsjava.internal.deflate.DeflateExtension;
+import dev.wsjava.internal.deflate.DeflateParams;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -251,7 +253,14 @@ class PerMessageDeflateTest {
 
   @Test
   void toBuilderRoundTripsEveryComponent() {
-    PerMessageDeflate custom = new PerMessageDeflate(9, 100, true, true, 12);
+    PerMessageDeflate custom =
+        PerMessageDeflate.builder()
+            .compressionLevel(9)
+            .minCompressSize(100)
+            .serverNoContextTakeover(true)
+            .clientNoContextTakeover(true)
+            .serverMaxWindowBits(12)
+            .build();
     assertThat(custom.toBuilder().build()).isEqualTo(custom);
     assertThat(custom.toBuilder().compressionLevel(1).build().compressionLevel()).isEqualTo(1);
   }

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.wsjava.protocol.FrameParser;
 import dev.wsjava.protocol.Limits;
-import dev.wsjava.protocol.ProtocolException;
+import dev.wsjava.ProtocolException;
 import dev.wsjava.protocol.Role;
 import java.nio.ByteBuffer;
 

@@ -6,12 +6,12 @@ import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.wsjava.extension.PerMessageDeflate;
 import dev.wsjava.handshake.HttpHeadLimits;
 import dev.wsjava.handshake.ServerHandshakeConfig;
-import dev.wsjava.http.HttpConnection;
-import dev.wsjava.http.HttpLimits;
+import dev.wsjava.internal.http.HttpConnection;
+import dev.wsjava.internal.http.HttpLimits;
 import dev.wsjava.http.HttpRequest;
 import dev.wsjava.http.HttpResponse;
-import dev.wsjava.http.Router;
-import dev.wsjava.http.WebSocketUpgrade;
+import dev.wsjava.internal.http.Router;
+import dev.wsjava.internal.http.WebSocketUpgrade;
 import java.nio.ByteBuffer;
 import java.util.List;
 

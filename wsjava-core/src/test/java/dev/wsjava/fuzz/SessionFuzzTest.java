@@ -8,7 +8,7 @@ import dev.wsjava.extension.ExtensionFactory;
 import dev.wsjava.extension.PerMessageDeflate;
 import dev.wsjava.protocol.Limits;
 import dev.wsjava.protocol.Opcode;
-import dev.wsjava.protocol.ProtocolException;
+import dev.wsjava.ProtocolException;
 import dev.wsjava.protocol.Role;
 import dev.wsjava.protocol.Utf8Validator;
 import dev.wsjava.session.Session;

@@ -3,7 +3,7 @@ package dev.wsjava.fuzz;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
-import dev.wsjava.extension.DeflateExtension;
+import dev.wsjava.internal.deflate.DeflateExtension;
 import dev.wsjava.extension.Extension;
 import dev.wsjava.extension.ExtensionFactory;
 import dev.wsjava.extension.PerMessageDeflate;

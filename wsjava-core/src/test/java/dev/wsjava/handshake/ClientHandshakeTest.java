@@ -1,5 +1,6 @@
 package dev.wsjava.handshake;
 
+import dev.wsjava.Headers;
 import static dev.wsjava.handshake.AcceptKeyTest.SAMPLE_NONCE;
 import static dev.wsjava.handshake.HttpHeadParserTest.FRAME;
 import static dev.wsjava.handshake.HttpHeadParserTest.RFC_REQUEST;

@@ -1,5 +1,6 @@
 package dev.wsjava.handshake;
 
+import dev.wsjava.Headers;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

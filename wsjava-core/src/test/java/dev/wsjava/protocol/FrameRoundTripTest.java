@@ -1,5 +1,6 @@
 package dev.wsjava.protocol;
 
+import dev.wsjava.ProtocolException;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayOutputStream;

@@ -1,7 +1,7 @@
 package dev.wsjava.session;
 
 import dev.wsjava.protocol.Opcode;
-import dev.wsjava.protocol.ProtocolException;
+import dev.wsjava.ProtocolException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

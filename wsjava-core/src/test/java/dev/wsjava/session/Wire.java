@@ -4,7 +4,7 @@ import dev.wsjava.protocol.FrameEncoder;
 import dev.wsjava.protocol.FrameParser;
 import dev.wsjava.protocol.Limits;
 import dev.wsjava.protocol.Opcode;
-import dev.wsjava.protocol.ProtocolException;
+import dev.wsjava.ProtocolException;
 import dev.wsjava.protocol.Role;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;

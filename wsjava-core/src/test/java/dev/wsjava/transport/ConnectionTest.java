@@ -1,5 +1,6 @@
 package dev.wsjava.transport;
 
+import dev.wsjava.WebSocketClosedException;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.wsjava.protocol.Opcode;
@@ -133,7 +134,7 @@ class ConnectionTest {
     c.abort();
     assertThat(a).isCompleted();
     assertThat(b).isCompletedExceptionally();
-    assertThat(b.exceptionNow()).isInstanceOf(ConnectionClosedException.class);
+    assertThat(b.exceptionNow()).isInstanceOf(WebSocketClosedException.class);
   }
 
   @Test

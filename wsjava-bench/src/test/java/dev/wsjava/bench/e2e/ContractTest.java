@@ -7,7 +7,6 @@ import dev.wsjava.WebSocketConfig;
 import dev.wsjava.WebSocketListener;
 import dev.wsjava.WebSocketServer;
 import dev.wsjava.extension.PerMessageDeflate;
-import dev.wsjava.protocol.Limits;
 import java.io.IOException;
 import java.net.Socket;
 import java.nio.ByteBuffer;
@@ -57,8 +56,8 @@ class ContractTest {
 
   @Test
   void aSmallerMessageLimitFailsTheSixteenMebibyteEcho() throws Exception {
-    try (WebSocketServer server = server(b -> b.limits(Limits.DEFAULTS.withMaxMessageSize(1 << 20)
-        .withMaxFramePayload(1 << 20)))) {
+    try (WebSocketServer server = server(b -> b.maxMessageSize(1 << 20)
+        .maxFramePayload(1 << 20))) {
       Contract.Verdict v = Contract.check(PROBE, "127.0.0.1", server.port(), SELF);
       assertThat(v.passed()).isFalse();
       assertThat(v.text()).contains("16 MiB: closed with 1009 after 0 bytes of the echo");

@@ -1,7 +1,7 @@
 package dev.wsjava.transport.blocking;
 
 import dev.wsjava.extension.Extension;
-import dev.wsjava.protocol.CloseCode;
+import dev.wsjava.CloseCode;
 import dev.wsjava.protocol.Role;
 import dev.wsjava.session.Session;
 import dev.wsjava.transport.Connection;

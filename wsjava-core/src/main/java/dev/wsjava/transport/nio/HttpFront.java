@@ -2,10 +2,10 @@ package dev.wsjava.transport.nio;
 
 import dev.wsjava.extension.Extension;
 import dev.wsjava.handshake.ServerHandshake;
-import dev.wsjava.http.HttpConnection;
-import dev.wsjava.http.HttpLimits;
-import dev.wsjava.http.Router;
-import dev.wsjava.http.WebSocketUpgrade;
+import dev.wsjava.internal.http.HttpConnection;
+import dev.wsjava.internal.http.HttpLimits;
+import dev.wsjava.internal.http.Router;
+import dev.wsjava.internal.http.WebSocketUpgrade;
 import dev.wsjava.session.MemoryBudget;
 import dev.wsjava.transport.Acceptor;
 import java.nio.ByteBuffer;

@@ -50,9 +50,8 @@ public final class NioClient implements ClientTransport {
   private final Set<ClientUpgrade> upgrading = ConcurrentHashMap.newKeySet();
 
   private NioClient(Builder b) {
-    this.ownGroup = b.group == null;
-    this.group =
-        ownGroup ? EventLoopGroup.own(b.eventLoops, b.eventLoopSpin) : b.group;
+    this.ownGroup = b.loops.ownsGroup();
+    this.group = b.loops.open();
     this.connectionConfig = b.connectionConfig;
     this.handshakeConfig = b.handshakeConfig;
     this.sslContext = b.sslContext;
@@ -218,9 +217,7 @@ public final class NioClient implements ClientTransport {
 
   /** Configures a {@link NioClient}. Not thread-safe; each setter returns the builder. */
   public static final class Builder {
-    private int eventLoops;
-    private Duration eventLoopSpin = EventLoopGroup.DEFAULT_SPIN;
-    private EventLoopGroup group;
+    private final LoopOptions loops = new LoopOptions();
     private ConnectionConfig connectionConfig = ConnectionConfig.DEFAULTS;
     private ClientHandshakeConfig handshakeConfig = ClientHandshakeConfig.defaults();
     private SSLContext sslContext;
@@ -235,7 +232,7 @@ public final class NioClient implements ClientTransport {
      * @return this builder
      */
     public Builder group(EventLoopGroup value) {
-      this.group = Objects.requireNonNull(value, "group");
+      loops.group(value);
       return this;
     }
 
@@ -246,10 +243,7 @@ public final class NioClient implements ClientTransport {
      * @return this builder
      */
     public Builder eventLoops(int count) {
-      if (count < 1) {
-        throw new IllegalArgumentException("eventLoops must be at least 1: " + count);
-      }
-      this.eventLoops = count;
+      loops.eventLoops(count);
       return this;
     }
 
@@ -261,7 +255,7 @@ public final class NioClient implements ClientTransport {
      * @return this builder
      */
     public Builder eventLoopSpin(Duration value) {
-      this.eventLoopSpin = EventLoopGroup.checkSpin(value);
+      loops.spin(value);
       return this;
     }
 

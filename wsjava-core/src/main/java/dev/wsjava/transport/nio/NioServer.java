@@ -2,9 +2,9 @@ package dev.wsjava.transport.nio;
 
 import dev.wsjava.handshake.ServerHandshake;
 import dev.wsjava.handshake.ServerHandshakeConfig;
-import dev.wsjava.http.HttpLimits;
-import dev.wsjava.http.Router;
-import dev.wsjava.protocol.CloseCode;
+import dev.wsjava.internal.http.HttpLimits;
+import dev.wsjava.internal.http.Router;
+import dev.wsjava.CloseCode;
 import dev.wsjava.transport.Acceptor;
 import dev.wsjava.transport.ConnectionConfig;
 import dev.wsjava.transport.ConnectionHandler;
@@ -19,7 +19,6 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
-import java.util.Objects;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -76,9 +75,8 @@ public final class NioServer implements ServerTransport {
 
   private NioServer(Builder b) throws IOException {
     ServerBuilder.Options o = b.options();
-    this.ownGroup = b.group == null;
-    this.group =
-        ownGroup ? EventLoopGroup.own(b.eventLoops, b.eventLoopSpin) : b.group;
+    this.ownGroup = b.loops.ownsGroup();
+    this.group = b.loops.open();
     this.connectionConfig = o.connectionConfig();
     this.handshakeConfig = o.handshakeConfig();
     this.tls = o.tls();
@@ -370,9 +368,7 @@ public final class NioServer implements ServerTransport {
    * Configures and starts a {@link NioServer}. Not thread-safe; each setter returns the builder.
    */
   public static final class Builder extends ServerBuilder<Builder> {
-    private int eventLoops;
-    private Duration eventLoopSpin = EventLoopGroup.DEFAULT_SPIN;
-    private EventLoopGroup group;
+    private final LoopOptions loops = new LoopOptions();
 
     private Builder() {}
 
@@ -388,7 +384,7 @@ public final class NioServer implements ServerTransport {
      * @return this builder
      */
     public Builder group(EventLoopGroup value) {
-      this.group = Objects.requireNonNull(value, "group");
+      loops.group(value);
       return this;
     }
 
@@ -399,10 +395,7 @@ public final class NioServer implements ServerTransport {
      * @return this builder
      */
     public Builder eventLoops(int count) {
-      if (count < 1) {
-        throw new IllegalArgumentException("eventLoops must be at least 1: " + count);
-      }
-      this.eventLoops = count;
+      loops.eventLoops(count);
       return this;
     }
 
@@ -414,7 +407,7 @@ public final class NioServer implements ServerTransport {
      * @return this builder
      */
     public Builder eventLoopSpin(Duration value) {
-      this.eventLoopSpin = EventLoopGroup.checkSpin(value);
+      loops.spin(value);
       return this;
     }
 

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.wsjava.handshake.ClientHandshakeConfig;
 import dev.wsjava.handshake.HandshakeException;
-import dev.wsjava.handshake.Headers;
+import dev.wsjava.Headers;
 import dev.wsjava.handshake.ServerHandshakeConfig;
-import dev.wsjava.protocol.CloseCode;
+import dev.wsjava.CloseCode;
 import dev.wsjava.transport.Connection;
 import dev.wsjava.transport.HandshakeInfo;
 import java.io.EOFException;

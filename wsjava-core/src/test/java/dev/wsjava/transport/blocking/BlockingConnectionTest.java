@@ -2,12 +2,12 @@ package dev.wsjava.transport.blocking;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.wsjava.protocol.CloseCode;
+import dev.wsjava.CloseCode;
 import dev.wsjava.protocol.FrameEncoder;
 import dev.wsjava.protocol.Opcode;
-import dev.wsjava.protocol.ProtocolException;
+import dev.wsjava.ProtocolException;
 import dev.wsjava.transport.Connection;
-import dev.wsjava.transport.ConnectionClosedException;
+import dev.wsjava.WebSocketClosedException;
 import dev.wsjava.transport.ConnectionConfig;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -188,7 +188,7 @@ class BlockingConnectionTest {
             ExecutionException.class, () -> c.sendText("late").get(5, TimeUnit.SECONDS));
     assertThat(late.getCause())
         .isInstanceOfSatisfying(
-            ConnectionClosedException.class, e -> assertThat(e.code()).isEqualTo(1008));
+            WebSocketClosedException.class, e -> assertThat(e.code()).isEqualTo(1008));
   }
 
   @Test

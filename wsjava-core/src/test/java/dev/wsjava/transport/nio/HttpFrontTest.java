@@ -3,9 +3,9 @@ package dev.wsjava.transport.nio;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.wsjava.handshake.HandshakeException;
-import dev.wsjava.http.HttpLimits;
+import dev.wsjava.internal.http.HttpLimits;
 import dev.wsjava.http.HttpResponse;
-import dev.wsjava.http.Router;
+import dev.wsjava.internal.http.Router;
 import dev.wsjava.transport.Connection;
 import dev.wsjava.transport.Acceptor;
 import dev.wsjava.transport.ConnectionHandler;
