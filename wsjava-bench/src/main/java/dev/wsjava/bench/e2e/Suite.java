@@ -28,7 +28,10 @@ import java.util.regex.Pattern;
  * dropped.
  *
  * <p>Command line (through {@code ./bench e2e}): {@code --root DIR [--quick] [--targets a,b]
- * [--scenarios 1,2c,9] [--runs N] [--out DIR] [--check-only]}.
+ * [--scenarios 1,2c,9] [--runs N] [--out DIR] [--check-only] [--server-cpus 0,1]}: {@code
+ * --server-cpus} pins the servers to another CPU list (default {@code 0}), for the tuning
+ * measurements of docs/benchmarks/TUNING.md, which also name targets such as {@code
+ * wsjava-nio+maxReadsPerEvent=4} (see {@link Peers#server}).
  */
 public final class Suite {
   private static final int IDLE_CONNECTIONS = 10_000;
@@ -86,6 +89,7 @@ public final class Suite {
     boolean quick = false;
     boolean checkOnly = false;
     int runs = -1;
+    String serverCpus = "0";
     List<String> targets = Peers.SERVERS.stream().map(Peers.Server::name).toList();
     Set<String> scenarios = new LinkedHashSet<>(Scenarios.ALL.stream().map(Scenarios.Scenario::id).toList());
     for (int i = 0; i < args.length; i++) {
@@ -97,9 +101,10 @@ public final class Suite {
         case "--runs" -> runs = Integer.parseInt(args[++i]);
         case "--targets" -> targets = List.of(args[++i].split(","));
         case "--scenarios" -> scenarios = new LinkedHashSet<>(List.of(args[++i].split(",")));
+        case "--server-cpus" -> serverCpus = args[++i];
         default -> throw new IllegalArgumentException("unknown argument " + args[i]
             + "; usage: ./bench e2e [--quick] [--targets a,b] [--scenarios 1,2c] [--runs N]"
-            + " [--check-only]");
+            + " [--check-only] [--server-cpus 0,1]");
       }
     }
     targets.forEach(Peers::server);
@@ -110,6 +115,7 @@ public final class Suite {
     root = root.toAbsolutePath().normalize();
     boolean pin = MachineInfo.firstLine(List.of("taskset", "-c", "0", "true")) != null;
     Suite suite = new Suite(root, quick, pin);
+    suite.launcher.serverCpus = serverCpus;
     // The build the figures belong to, taken before the run: files edited meanwhile don't count.
     String commit = MachineInfo.firstLine(
         List.of("git", "-C", root.toString(), "describe", "--always", "--dirty"));
