@@ -7,6 +7,7 @@ import dev.wsjava.session.Session;
 import dev.wsjava.transport.Connection;
 import dev.wsjava.transport.ConnectionConfig;
 import dev.wsjava.transport.ConnectionHandler;
+import dev.wsjava.transport.Tuning;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -62,19 +63,14 @@ import java.util.function.Consumer;
  * thread ({@code onOpen} on the thread that opened the connection).
  */
 public final class BlockingConnection extends Connection {
-  /** Reads start with this many bytes: enough for a chat message, small for an idle socket. */
-  static final int SMALL_READ = 2048;
+  /** Reads start with this many bytes: {@link Tuning#SMALL_READ}. */
+  static final int SMALL_READ = Tuning.SMALL_READ;
 
   /** The timers never run sooner than this after the last time. */
   private static final long MIN_TIMER_NANOS = 1_000_000;
 
-  /**
-   * Queued bytes from which the read loop leaves a write to a thread of its own and reads on: a
-   * write that large would keep it from reading until the peer has taken most of it. Measured with
-   * the suite's scenario 3 (1 MiB echoes, 4 in flight): 790 -> 906 MB/s. Handing off from 64 KiB
-   * cost the 64 KiB echoes 40% (1,366 -> 820 MB/s): a thread per message.
-   */
-  private static final long HANDOFF_BYTES = 256 * 1024;
+  /** Queued bytes from which the read loop hands a write off: {@link Tuning#HANDOFF_BYTES}. */
+  private static final long HANDOFF_BYTES = Tuning.HANDOFF_BYTES;
 
   /** {@link #timedOut}, taken once by whoever reports it (no atomic object per connection). */
   private static final VarHandle TIMED_OUT;
@@ -90,7 +86,7 @@ public final class BlockingConnection extends Connection {
   }
 
   /** Buffers taken per write round. */
-  private static final int GATHER = 16;
+  private static final int GATHER = Tuning.BLOCKING_GATHER;
 
   private final Socket raw;
   private final Socket socket;

@@ -1,5 +1,6 @@
 package dev.wsjava.transport.nio;
 
+import dev.wsjava.transport.Tuning;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -17,12 +18,9 @@ public final class EventLoopGroup implements AutoCloseable {
 
   /**
    * How long a loop of a few channels (at most 16) that has just handled I/O polls before it
-   * blocks, by default. A blocked thread's wake-up takes tens of microseconds on a virtual machine;
-   * a pipelining peer or a reply that comes within this time is picked up without one. A loop
-   * whose polls keep finding nothing stops polling for a while, so a quiet loop costs next to
-   * nothing; a loop of more channels never polls.
+   * blocks, by default: {@link Tuning#SPIN}, where the reason and the measurements are.
    */
-  public static final Duration DEFAULT_SPIN = Duration.ofNanos(50_000);
+  public static final Duration DEFAULT_SPIN = Tuning.SPIN;
 
   private static final AtomicInteger GROUPS = new AtomicInteger();
 

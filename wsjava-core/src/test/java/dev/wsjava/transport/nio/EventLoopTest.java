@@ -3,6 +3,7 @@ package dev.wsjava.transport.nio;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.wsjava.transport.Tuning;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -251,7 +252,7 @@ class EventLoopTest {
     try (EventLoop loop = new EventLoop("test-loop", Duration.ofSeconds(30))) {
       Semaphore seen = new Semaphore(0);
       List<Pipe> pipes = new ArrayList<>();
-      for (int i = 0; i <= EventLoop.MAX_SPIN_CHANNELS; i++) {
+      for (int i = 0; i <= Tuning.MAX_SPIN_CHANNELS; i++) {
         pipes.add(drainedPipe(loop, seen));
       }
       writeInTurn(pipes, 50, seen);
