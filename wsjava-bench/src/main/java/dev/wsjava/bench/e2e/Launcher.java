@@ -73,6 +73,8 @@ final class Launcher {
    * shares CPU 1 with the load client.
    */
   String serverCpus = "0";
+  /** The CPUs clients are pinned to: {@code 1} by default, {@code 0,1} for the two-core shape. */
+  String clientCpus = "1";
   /** Each target's detail from its plain start, for the targets table. */
   final Map<String, String> runsAs = new LinkedHashMap<>();
 
@@ -230,7 +232,7 @@ final class Launcher {
    * @return {@code taskset -c CPU cmd...}
    */
   List<String> pinned(int cpu, List<String> cmd) {
-    return pinned(Integer.toString(cpu), cmd);
+    return pinned(cpu == 1 ? clientCpus : Integer.toString(cpu), cmd);
   }
 
   private List<String> pinned(String cpus, List<String> cmd) {

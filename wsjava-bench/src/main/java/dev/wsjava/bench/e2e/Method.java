@@ -59,7 +59,7 @@ final class Method {
         + (go == null ? "go not found" : go + ", GOPATH mode, offline")));
     facts.add(Map.entry("CPU pinning", suite.launcher.pinned()
         ? "server `taskset -c " + suite.launcher.serverCpus + "`, load client, client drivers and wrk"
-            + " `taskset -c 1`"
+            + " `taskset -c " + suite.launcher.clientCpus + "`"
         : "none: taskset did not run, server and client share the cores"));
     facts.add(Map.entry("permessage-deflate (scenario 6)", "level " + Launcher.DEFLATE_LEVEL
         + " for every target (zlib's default, the peers' usual one); Helidon has no permessage-deflate;"

@@ -166,6 +166,29 @@ final class Peers {
   }
 
   /**
+   * Finds a client driver by name; {@code BASE+name=value} is a tuning variant of a wsjava client,
+   * started with {@link #tuningFlags}.
+   *
+   * @param name its name
+   * @return the client
+   */
+  static Client client(String name) {
+    int plus = name.indexOf('+');
+    String base = plus > 0 ? name.substring(0, plus) : name;
+    Client c = CLIENTS.stream().filter(x -> x.name().equals(base)).findFirst()
+        .orElseThrow(() -> new IllegalArgumentException("no client " + base + "; known: "
+            + CLIENTS.stream().map(Client::name).toList()));
+    if (plus < 0) {
+      return c;
+    }
+    if (c.kind() != Kind.WSJAVA) {
+      throw new IllegalArgumentException("tuning variants are of wsjava's clients only: " + name);
+    }
+    return new Client(name, c.module(), c.mainClass(), c.preArgs(), c.kind(), c.only(),
+        c.what() + ", with " + String.join(" ", tuningFlags(name)));
+  }
+
+  /**
    * Finds the kind of a target or client by name (Node and the raw client are references).
    *
    * @param name the name in a table

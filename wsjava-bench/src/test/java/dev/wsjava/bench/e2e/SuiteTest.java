@@ -49,6 +49,11 @@ class SuiteTest {
     assertThat(Peers.tuningFlags("wsjava-nio")).isEmpty();
     assertThat(Peers.server("wsjava-nio+spinUs=20").preArgs()).containsExactly("nio", "--spin-us", "20");
     assertThat(Peers.tuningFlags("wsjava-nio+spinUs=20")).isEmpty();
+    Peers.Client client = Peers.client("wsjava-nio+writeThroughMaxBytes=1");
+    assertThat(client.preArgs()).containsExactly("nio");
+    assertThat(Peers.tuningFlags(client.name())).containsExactly("-Dwsjava.tuning.writeThroughMaxBytes=1");
+    assertThatThrownBy(() -> Peers.client("okhttp+maxAccepts=1"))
+        .isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> Peers.server("netty+maxAccepts=1"))
         .isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> Peers.tuningFlags("wsjava-nio+x=-1"))
