@@ -3,6 +3,7 @@ package dev.wsjava.transport.nio;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.wsjava.transport.ConnectionConfig;
+import dev.wsjava.transport.KeepaliveConfigs;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -150,10 +151,7 @@ class ConnectionTimersTest {
   }
 
   private static ConnectionConfig config(Duration idle, Duration ping, Duration pong) {
-    ConnectionConfig d = ConnectionConfig.DEFAULTS;
-    return new ConnectionConfig(
-        d.session(), d.maxQueuedBytes(), d.handshakeTimeout(), idle, ping, ms(2000),
-        d.readBufferSize(), pong, d.socket());
+    return KeepaliveConfigs.timers(idle, ping, pong);
   }
 
   /** A clock that moves only when told, running the timers that fall due in deadline order. */
