@@ -63,7 +63,11 @@ public final class Tuning {
 
   // ---- NIO connection ----
 
-  /** Reads per readiness event at most, so one busy peer cannot starve the others on its loop. */
+  /**
+   * Reads per readiness event at most, so one busy peer cannot keep its loop from the others for
+   * more than this many reads. A bound, not a speed-up: from 4 to 64, scenarios 3 (64 KiB and 1
+   * MiB echoes) and 4 (1,000 connections) moved within the noise on one core and on two.
+   */
   public static final int MAX_READS_PER_EVENT = knob("maxReadsPerEvent", 16);
 
   /**
@@ -120,8 +124,10 @@ public final class Tuning {
   /**
    * Queued bytes from which a blocking read loop leaves a write to a thread of its own and reads
    * on: a write that large would keep it from reading until the peer has taken most of it.
-   * Measured with the suite's scenario 3 (1 MiB echoes, 4 in flight): 790 -> 906 MB/s. Handing
-   * off from 64 KiB cost the 64 KiB echoes 40% (1,366 -> 820 MB/s): a thread per message.
+   * Kept for liveness: a peer that sends several MiB before it reads would otherwise leave both
+   * ends blocked in a write ({@code theReadLoopReadsOnWhileAnotherThreadWritesALargeEcho}). Not for
+   * speed: scenario 3, 1 MiB echoes, was 7 % (one core) and 34 % (two) faster with the read loop
+   * writing them itself; handing off from 64 KiB costs the 64 KiB echoes 40 % on both shapes.
    */
   public static final int HANDOFF_BYTES = knob("handoffBytes", 256 * 1024);
 
