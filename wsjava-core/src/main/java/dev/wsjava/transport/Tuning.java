@@ -98,6 +98,10 @@ public final class Tuning {
    * core shared with the loop, a sender writing 64 KiB frames itself held up the loop reading their
    * echoes: a client with 4 in flight moved 766 MB/s that way and 911 MB/s with the loop writing
    * them, while 300-byte sends gain from writing themselves (232k against 175k messages/s).
+   * Measured again (client driver against Netty, scenario 8): small sends written by the sender
+   * gave 2.2x (one core) and 1.7x (two) the rate of leaving them to the loop, at about half the
+   * client CPU per echo; without the cap, 64 KiB echoes fell from 802 to 466 MB/s on one core and
+   * were even (within a wide spread) on two.
    */
   public static final int WRITE_THROUGH_MAX_BYTES = knob("writeThroughMaxBytes", 32 * 1024);
 
