@@ -17,8 +17,7 @@ public final class EventLoopGroup implements AutoCloseable {
   public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(5);
 
   /**
-   * How long a loop of a few channels (at most 16) that has just handled I/O polls before it
-   * blocks, by default: {@link Tuning#SPIN}, where the reason and the measurements are.
+   * How long a loop that has just handled I/O polls before it blocks, by default: {@link Tuning#SPIN}, where the reason and the measurements are.
    */
   public static final Duration DEFAULT_SPIN = Tuning.SPIN;
 
@@ -41,8 +40,7 @@ public final class EventLoopGroup implements AutoCloseable {
    * Starts {@code threads} loops.
    *
    * @param threads how many loops, at least 1
-   * @param spin how long a loop of at most 16 channels that has just handled I/O polls before it
-   *     blocks; zero to block at once (the least CPU time, the slowest wake-ups)
+   * @param spin how long a loop that has just handled I/O polls before it blocks; zero to block at once (the least CPU time, the slowest wake-ups)
    * @throws IllegalArgumentException when {@code threads} is less than 1 or {@code spin} is negative
    *     or longer than a second
    */
