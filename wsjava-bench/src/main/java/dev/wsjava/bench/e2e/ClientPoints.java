@@ -47,7 +47,9 @@ final class ClientPoints {
           args.addAll(List.of("--workloads", w.id(), "--warmup-ms", Long.toString(suite.warmupMs()),
               "--measure-ms", Long.toString(suite.measureMs()),
               "--server-pid", Long.toString(server.process().pid())));
-          List<String> cmd = launcher.pinned(1, launcher.jvm(c.module(), c.mainClass(), args));
+          List<String> jvm = launcher.jvm(c.module(), c.mainClass(), args);
+          jvm.addAll(1, Peers.tuningFlags(c.name())); // a tuning variant's overrides, if any
+          List<String> cmd = launcher.pinned(1, jvm);
           boolean probe = !suite.contract.containsKey("client " + c.name());
           List<String> lines = probe ? runProbed(cmd, c, w, server.port())
               : launcher.runClient(cmd, "client-" + c.name() + "-" + w.id(), suite.budget(1));
@@ -145,7 +147,9 @@ final class ClientPoints {
           if (tls) {
             args.addAll(List.of("--trust", launcher.trustStore().toString()));
           }
-          List<String> cmd = launcher.pinned(1, launcher.jvm(c.module(), c.mainClass(), args));
+          List<String> jvm = launcher.jvm(c.module(), c.mainClass(), args);
+          jvm.addAll(1, Peers.tuningFlags(c.name()));
+          List<String> cmd = launcher.pinned(1, jvm);
           Map<String, String> r = suite.resultOf(launcher.runClient(cmd,
               "client-" + c.name() + "-connect" + (tls ? "-wss" : ""), suite.budget(2)),
               ClientBench.CONNECT, "10", c.name());
@@ -164,7 +168,10 @@ final class ClientPoints {
   private static List<Peers.Client> clients(List<String> order, String scenario) {
     List<Peers.Client> out = new ArrayList<>();
     for (String name : order) {
-      Peers.CLIENTS.stream().filter(x -> x.name().equals(name) && x.runsIn(scenario)).forEach(out::add);
+      Peers.Client c = Peers.client(name);
+      if (c.runsIn(scenario)) {
+        out.add(c);
+      }
     }
     return out;
   }

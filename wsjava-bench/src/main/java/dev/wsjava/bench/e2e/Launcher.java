@@ -67,6 +67,14 @@ final class Launcher {
   private final Results results;
   private Path tls;
   private SimulatedLan lan;
+  /**
+   * The CPUs servers are pinned to ({@code taskset -c} list): {@code 0} by default, {@code 0,1} for
+   * the two-core shape of the tuning measurements (docs/benchmarks/TUNING.md), where the server
+   * shares CPU 1 with the load client.
+   */
+  String serverCpus = "0";
+  /** The CPUs clients are pinned to: {@code 1} by default, {@code 0,1} for the two-core shape. */
+  String clientCpus = "1";
   /** Each target's detail from its plain start, for the targets table. */
   final Map<String, String> runsAs = new LinkedHashMap<>();
 
@@ -153,7 +161,7 @@ final class Launcher {
     if (mode.oneLoop()) {
       flags.add(ONE_CARRIER);
     }
-    List<String> cmd = pinned(0, Peers.command(root, s, flags, port, peerArgs));
+    List<String> cmd = pinned(serverCpus, Peers.command(root, s, flags, port, peerArgs));
     if (mode.lan()) {
       cmd = lan().server(cmd);
     }
@@ -224,10 +232,14 @@ final class Launcher {
    * @return {@code taskset -c CPU cmd...}
    */
   List<String> pinned(int cpu, List<String> cmd) {
+    return pinned(cpu == 1 ? clientCpus : Integer.toString(cpu), cmd);
+  }
+
+  private List<String> pinned(String cpus, List<String> cmd) {
     if (!pin) {
       return cmd;
     }
-    List<String> out = new ArrayList<>(List.of("taskset", "-c", Integer.toString(cpu)));
+    List<String> out = new ArrayList<>(List.of("taskset", "-c", cpus));
     out.addAll(cmd);
     return out;
   }

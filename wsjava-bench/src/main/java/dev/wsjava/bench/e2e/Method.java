@@ -58,7 +58,8 @@ final class Method {
     facts.add(Map.entry("native builds", (gxx == null ? "g++ not found" : gxx + ", -O2 -std=c++17") + "; "
         + (go == null ? "go not found" : go + ", GOPATH mode, offline")));
     facts.add(Map.entry("CPU pinning", suite.launcher.pinned()
-        ? "server `taskset -c 0`, load client, client drivers and wrk `taskset -c 1`"
+        ? "server `taskset -c " + suite.launcher.serverCpus + "`, load client, client drivers and wrk"
+            + " `taskset -c " + suite.launcher.clientCpus + "`"
         : "none: taskset did not run, server and client share the cores"));
     facts.add(Map.entry("permessage-deflate (scenario 6)", "level " + Launcher.DEFLATE_LEVEL
         + " for every target (zlib's default, the peers' usual one); Helidon has no permessage-deflate;"

@@ -6,6 +6,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The suite's targets and the client drivers of scenarios 8 and 10: how to start each, with its own
@@ -77,9 +79,9 @@ final class Peers {
           Kind.WSJAVA, Set.of(), "wsjava (this build), NIO transport, default settings, listener"
               + " echoing from its callbacks"),
       new Server("wsjava-nio-spin0", "wsjava", P + "wsjava.WsjavaEchoServer",
-          List.of("nio", "--spin-us", "0"), true, true, Kind.WSJAVA, Set.of("1"),
+          List.of("nio", "--spin-us", "0"), true, true, Kind.WSJAVA, Set.of("1", "2"),
           "wsjava-nio with eventLoopSpin(Duration.ZERO): the loop blocks in epoll at once, as every"
-              + " peer's does (scenario 1 only)"),
+              + " peer's does (scenarios 1 and 2 only)"),
       new Server("wsjava-nio-level3", "wsjava", P + "wsjava.WsjavaEchoServer",
           List.of("nio", "--own-deflate-level"), true, true, Kind.WSJAVA, Set.of("6"),
           "wsjava-nio compressing at its own default level 3 instead of the suite's (scenario 6"
@@ -142,9 +144,48 @@ final class Peers {
    * @return the target
    */
   static Server server(String name) {
+    int plus = name.indexOf('+');
+    if (plus > 0) {
+      Server base = server(name.substring(0, plus));
+      if (base.kind() != Kind.WSJAVA) {
+        throw new IllegalArgumentException("tuning variants are of wsjava's targets only: " + name);
+      }
+      List<String> pre = new ArrayList<>(base.preArgs());
+      Matcher spin = Pattern.compile("\\+spinUs=([0-9]+)").matcher(name);
+      if (spin.find()) { // the spin is configuration, not a Tuning override: the server's option
+        pre.addAll(List.of("--spin-us", spin.group(1)));
+      }
+      return new Server(name, base.module(), base.mainClass(), List.copyOf(pre), base.http(),
+          base.deflate(), base.kind(), base.only(), base.what() + ", with "
+              + String.join(" ", pre.subList(base.preArgs().size(), pre.size())) + " "
+              + String.join(" ", tuningFlags(name)));
+    }
     return SERVERS.stream().filter(s -> s.name().equals(name)).findFirst()
         .orElseThrow(() -> new IllegalArgumentException("no target " + name + "; known: "
             + SERVERS.stream().map(Server::name).toList()));
+  }
+
+  /**
+   * Finds a client driver by name; {@code BASE+name=value} is a tuning variant of a wsjava client,
+   * started with {@link #tuningFlags}.
+   *
+   * @param name its name
+   * @return the client
+   */
+  static Client client(String name) {
+    int plus = name.indexOf('+');
+    String base = plus > 0 ? name.substring(0, plus) : name;
+    Client c = CLIENTS.stream().filter(x -> x.name().equals(base)).findFirst()
+        .orElseThrow(() -> new IllegalArgumentException("no client " + base + "; known: "
+            + CLIENTS.stream().map(Client::name).toList()));
+    if (plus < 0) {
+      return c;
+    }
+    if (c.kind() != Kind.WSJAVA) {
+      throw new IllegalArgumentException("tuning variants are of wsjava's clients only: " + name);
+    }
+    return new Client(name, c.module(), c.mainClass(), c.preArgs(), c.kind(), c.only(),
+        c.what() + ", with " + String.join(" ", tuningFlags(name)));
   }
 
   /**
@@ -154,6 +195,9 @@ final class Peers {
    * @return its kind; names not listed count as references
    */
   static Kind kind(String name) {
+    if (name.indexOf('+') > 0) {
+      name = name.substring(0, name.indexOf('+'));
+    }
     for (Server s : SERVERS) {
       if (s.name().equals(name)) {
         return s.kind();
@@ -165,6 +209,30 @@ final class Peers {
       }
     }
     return Kind.REFERENCE;
+  }
+
+  /**
+   * The JVM flags of a tuning variant of a wsjava target: {@code wsjava-nio+maxReadsPerEvent=4}
+   * is wsjava-nio started with {@code -Dwsjava.tuning.maxReadsPerEvent=4} (the overrides of
+   * {@code dev.wsjava.transport.Tuning}); several are joined with {@code +}. {@code spinUs=N} is
+   * not a flag but the server's {@code --spin-us N} (the spin is configuration).
+   *
+   * @param name a target's name
+   * @return the flags, none for a plain target
+   */
+  static List<String> tuningFlags(String name) {
+    String[] parts = name.split("\\+");
+    List<String> flags = new ArrayList<>();
+    for (int i = 1; i < parts.length; i++) {
+      if (parts[i].startsWith("spinUs=")) {
+        continue;
+      }
+      if (!parts[i].matches("[a-zA-Z]+=[0-9]+")) {
+        throw new IllegalArgumentException("a tuning variant is NAME=INTEGER: " + parts[i]);
+      }
+      flags.add("-Dwsjava.tuning." + parts[i]);
+    }
+    return flags;
   }
 
   /**
@@ -212,6 +280,7 @@ final class Peers {
     if (s.jvm()) {
       cmd.add(javaBinary());
       cmd.addAll(jvmFlags);
+      cmd.addAll(tuningFlags(s.name()));
       cmd.add("-cp");
       cmd.add(classpath(root, s.module()));
       cmd.add(s.mainClass());

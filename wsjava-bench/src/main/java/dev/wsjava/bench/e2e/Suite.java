@@ -28,7 +28,12 @@ import java.util.regex.Pattern;
  * dropped.
  *
  * <p>Command line (through {@code ./bench e2e}): {@code --root DIR [--quick] [--targets a,b]
- * [--scenarios 1,2c,9] [--runs N] [--out DIR] [--check-only]}.
+ * [--scenarios 1,2c,9] [--runs N] [--out DIR] [--check-only] [--server-cpus 0,1] [--clients a,b]
+ * [--client-cpus 0,1]}: {@code --server-cpus} and {@code --client-cpus} pin the servers and the
+ * clients to other CPU lists (default {@code 0} and {@code 1}), {@code --clients} runs only these
+ * client drivers in scenarios 8 and 10; for the tuning measurements of
+ * docs/benchmarks/TUNING.md, which also name targets and clients such as {@code
+ * wsjava-nio+maxReadsPerEvent=4} (see {@link Peers#server}).
  */
 public final class Suite {
   private static final int IDLE_CONNECTIONS = 10_000;
@@ -86,6 +91,9 @@ public final class Suite {
     boolean quick = false;
     boolean checkOnly = false;
     int runs = -1;
+    String serverCpus = "0";
+    String clientCpus = "1";
+    List<String> clientNames = Peers.CLIENTS.stream().map(Peers.Client::name).toList();
     List<String> targets = Peers.SERVERS.stream().map(Peers.Server::name).toList();
     Set<String> scenarios = new LinkedHashSet<>(Scenarios.ALL.stream().map(Scenarios.Scenario::id).toList());
     for (int i = 0; i < args.length; i++) {
@@ -97,12 +105,16 @@ public final class Suite {
         case "--runs" -> runs = Integer.parseInt(args[++i]);
         case "--targets" -> targets = List.of(args[++i].split(","));
         case "--scenarios" -> scenarios = new LinkedHashSet<>(List.of(args[++i].split(",")));
+        case "--server-cpus" -> serverCpus = args[++i];
+        case "--client-cpus" -> clientCpus = args[++i];
+        case "--clients" -> clientNames = List.of(args[++i].split(","));
         default -> throw new IllegalArgumentException("unknown argument " + args[i]
             + "; usage: ./bench e2e [--quick] [--targets a,b] [--scenarios 1,2c] [--runs N]"
-            + " [--check-only]");
+            + " [--check-only] [--server-cpus 0,1] [--clients a,b] [--client-cpus 0,1]");
       }
     }
     targets.forEach(Peers::server);
+    clientNames.forEach(Peers::client);
     scenarios.forEach(Scenarios::byId);
     if (runs < 1) {
       runs = quick ? 1 : 3;
@@ -110,6 +122,8 @@ public final class Suite {
     root = root.toAbsolutePath().normalize();
     boolean pin = MachineInfo.firstLine(List.of("taskset", "-c", "0", "true")) != null;
     Suite suite = new Suite(root, quick, pin);
+    suite.launcher.serverCpus = serverCpus;
+    suite.launcher.clientCpus = clientCpus;
     // The build the figures belong to, taken before the run: files edited meanwhile don't count.
     String commit = MachineInfo.firstLine(
         List.of("git", "-C", root.toString(), "describe", "--always", "--dirty"));
@@ -125,7 +139,7 @@ public final class Suite {
         suite.log("run " + r + " of " + runs);
         suite.serverPoints(order(targets, r).stream().map(Peers::server).toList(), scenarios);
         ClientPoints clients = new ClientPoints(suite);
-        List<String> clientOrder = order(Peers.CLIENTS.stream().map(Peers.Client::name).toList(), r);
+        List<String> clientOrder = order(clientNames, r);
         suite.timed("8", scenarios, () -> clients.scenario8(clientOrder));
         suite.timed("10", scenarios, () -> clients.scenario10(clientOrder));
       }

@@ -7,6 +7,7 @@ import dev.wsjava.session.Session;
 import dev.wsjava.transport.Connection;
 import dev.wsjava.transport.ConnectionConfig;
 import dev.wsjava.transport.ConnectionHandler;
+import dev.wsjava.transport.Tuning;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -62,19 +63,11 @@ import java.util.function.Consumer;
  * thread ({@code onOpen} on the thread that opened the connection).
  */
 public final class BlockingConnection extends Connection {
-  /** Reads start with this many bytes: enough for a chat message, small for an idle socket. */
-  static final int SMALL_READ = 2048;
+  /** Reads start with this many bytes: {@link Tuning#SMALL_READ}. */
+  static final int SMALL_READ = Tuning.SMALL_READ;
 
-  /** The timers never run sooner than this after the last time. */
-  private static final long MIN_TIMER_NANOS = 1_000_000;
-
-  /**
-   * Queued bytes from which the read loop leaves a write to a thread of its own and reads on: a
-   * write that large would keep it from reading until the peer has taken most of it. Measured with
-   * the suite's scenario 3 (1 MiB echoes, 4 in flight): 790 -> 906 MB/s. Handing off from 64 KiB
-   * cost the 64 KiB echoes 40% (1,366 -> 820 MB/s): a thread per message.
-   */
-  private static final long HANDOFF_BYTES = 256 * 1024;
+  /** Queued bytes from which the read loop hands a write off: {@link Tuning#HANDOFF_BYTES}. */
+  private static final long HANDOFF_BYTES = Tuning.HANDOFF_BYTES;
 
   /** {@link #timedOut}, taken once by whoever reports it (no atomic object per connection). */
   private static final VarHandle TIMED_OUT;
@@ -90,7 +83,7 @@ public final class BlockingConnection extends Connection {
   }
 
   /** Buffers taken per write round. */
-  private static final int GATHER = 16;
+  private static final int GATHER = Tuning.BLOCKING_GATHER;
 
   private final Socket raw;
   private final Socket socket;
@@ -373,35 +366,13 @@ public final class BlockingConnection extends Connection {
     }
   }
 
-  /**
-   * Returns when the timers next need to run, or {@link Long#MAX_VALUE} for never: the idle
-   * deadline, the ping deadline, or a pong's deadline, whichever comes first, at least a
-   * millisecond away. While reading is paused the timers wait: they look again one interval on.
-   */
+  /** Returns when the timers next need to run ({@link KeepaliveRules#next}), or never. */
   private long nextTimerNanos(long now) {
-    Duration idle = config().idleTimeout();
-    Duration ping = config().pingInterval();
-    if ((idle.isZero() && ping.isZero()) || !isOpen()) {
+    if (!isOpen()) {
       return Long.MAX_VALUE;
     }
-    long wait = Long.MAX_VALUE;
-    if (pausedBy != 0) {
-      wait = Math.min(idle.isZero() ? wait : idle.toNanos(), ping.isZero() ? wait : ping.toNanos());
-    } else {
-      long quiet = now - lastReceiveNanos();
-      if (!idle.isZero()) {
-        wait = idle.toNanos() - quiet;
-      }
-      if (!ping.isZero()) {
-        wait =
-            Math.min(
-                wait,
-                pingOutstanding
-                    ? config().deadPeerTimeout().toNanos() - (now - pingSentNanos)
-                    : ping.toNanos() - quiet);
-      }
-    }
-    return now + Math.max(MIN_TIMER_NANOS, wait);
+    return KeepaliveRules.next(
+        config(), now, lastReceiveNanos(), pausedBy != 0, pingOutstanding, pingSentNanos);
   }
 
   /** Runs the timers that are due, then schedules the next; on a {@link Keepalive} thread. */
@@ -425,33 +396,31 @@ public final class BlockingConnection extends Connection {
       return;
     }
     long now = System.nanoTime();
-    long quiet = now - lastReceiveNanos();
-    Duration idle = config().idleTimeout();
-    Duration ping = config().pingInterval();
-    if (!idle.isZero() && quiet >= idle.toNanos()) {
-      String reason = "idle timeout: nothing received for " + idle.toMillis() + " ms";
+    KeepaliveRules.Act act =
+        KeepaliveRules.due(config(), now, lastReceiveNanos(), pingOutstanding, pingSentNanos);
+    if (act == KeepaliveRules.Act.IDLE_TIMEOUT) {
+      String reason =
+          "idle timeout: nothing received for " + config().idleTimeout().toMillis() + " ms";
       timedOut = new TimeoutException(reason);
       try {
         close(CloseCode.GOING_AWAY, reason);
       } catch (IllegalStateException closing) {
         // closed meanwhile
       }
-    } else if (!ping.isZero() && pingOutstanding) {
-      if (now - pingSentNanos >= config().deadPeerTimeout().toNanos()) {
-        // RFC 6455 §7.1.7: send 1011 if possible, then drop it; a dead peer cannot answer (1006)
-        try {
-          close(CloseCode.INTERNAL_ERROR, "no pong");
-        } catch (IllegalStateException closing) {
-          // closed meanwhile
-        }
-        deadPeer = config().deadPeer();
-        try {
-          raw.shutdownInput(); // the read loop wakes at end of stream and fails with deadPeer
-        } catch (IOException e) {
-          closeSocket(); // not connected any more: nothing to wake
-        }
+    } else if (act == KeepaliveRules.Act.DEAD_PEER) {
+      // RFC 6455 §7.1.7: send 1011 if possible, then drop it; a dead peer cannot answer (1006)
+      try {
+        close(CloseCode.INTERNAL_ERROR, "no pong");
+      } catch (IllegalStateException closing) {
+        // closed meanwhile
       }
-    } else if (!ping.isZero() && quiet >= ping.toNanos()) {
+      deadPeer = config().deadPeer();
+      try {
+        raw.shutdownInput(); // the read loop wakes at end of stream and fails with deadPeer
+      } catch (IOException e) {
+        closeSocket(); // not connected any more: nothing to wake
+      }
+    } else if (act == KeepaliveRules.Act.PING) {
       pingOutstanding = true;
       pingSentNanos = now;
       try {

@@ -13,6 +13,7 @@ import dev.wsjava.transport.Acceptor;
 import dev.wsjava.transport.ConnectionConfig;
 import dev.wsjava.transport.ConnectionHandler;
 import dev.wsjava.transport.HandshakeInfo;
+import dev.wsjava.transport.Tuning;
 import dev.wsjava.transport.Upgrades;
 import dev.wsjava.transport.Verdict;
 import dev.wsjava.transport.Acceptor;
@@ -74,7 +75,7 @@ public final class BlockingServer implements ServerTransport {
   private static final int HANDSHAKE_READ = BlockingConnection.SMALL_READ;
 
   /** Reads a connection still speaking HTTP makes in a row before it gives way: {@link #giveWay}. */
-  private static final int HTTP_TURN = 16;
+  private static final int HTTP_TURN = Tuning.HTTP_TURN;
 
   private final ServerSocket listener;
   private final ServerHandshakeConfig handshakeConfig;

@@ -1,5 +1,6 @@
 package dev.wsjava.transport.blocking;
 
+import dev.wsjava.transport.Tuning;
 import java.io.IOException;
 import java.net.Socket;
 import java.time.Duration;
@@ -16,8 +17,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * with timed reads and 6.1 with this. A deadline is kept to within one tick.
  */
 final class Deadlines {
-  private static final Duration MIN_TICK = Duration.ofMillis(1);
-  private static final Duration MAX_TICK = Duration.ofMillis(100);
+  private static final Duration MIN_TICK = Tuning.DEADLINE_TICK_MIN;
+  private static final Duration MAX_TICK = Tuning.DEADLINE_TICK_MAX;
 
   private final Set<Watch> watches = ConcurrentHashMap.newKeySet();
   private final Duration tick;

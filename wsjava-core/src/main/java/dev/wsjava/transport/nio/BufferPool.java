@@ -1,6 +1,7 @@
 package dev.wsjava.transport.nio;
 
 import dev.wsjava.transport.ConnectionConfig;
+import dev.wsjava.transport.Tuning;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.HashMap;
@@ -12,8 +13,8 @@ import java.util.Map;
  * {@link #MAX_KEPT} of each size wait for reuse, the rest are left to the collector.
  */
 final class BufferPool {
-  /** Buffers of one size kept for reuse; a loop rarely needs more than a few at once. */
-  static final int MAX_KEPT = 16;
+  /** Buffers of one size kept for reuse: {@link Tuning#READ_BUFFERS_KEPT}. */
+  static final int MAX_KEPT = Tuning.READ_BUFFERS_KEPT;
 
   private final Map<Integer, ArrayDeque<ByteBuffer>> free = new HashMap<>();
   // The size most asked for (the default read size) skips the map: no boxing, no lookup per read.

@@ -1,5 +1,6 @@
 package dev.wsjava.transport.nio;
 
+import dev.wsjava.transport.Tuning;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -28,34 +29,25 @@ import java.util.function.Supplier;
  * each turn against {@link System#nanoTime()}; the select blocks no longer than the nearest one. An
  * exception thrown by a task, a timer or a channel's handler is logged and does not stop the loop.
  *
- * <p>A loop of at most {@value #MAX_SPIN_CHANNELS} channels whose last turn handled I/O polls for
- * up to its spin time before it blocks (see spin()): waking a blocked thread costs more than the
- * poll on most machines, virtual ones above all, and with few channels that wake-up is paid per
- * message. A loop of more channels finds more of them ready per wake-up and blocks at once, where
- * polling would split its batches and keep a core busy at moderate load. Polls that find nothing
- * make the loop skip its next spins, twice as many each time (at most {@value
- * #MAX_SPIN_BACKOFF}), so a quiet loop soon blocks at once and burns next to nothing.
+ * <p>A loop whose last turn handled I/O polls for up to its spin time before it blocks (see
+ * spin()): waking a blocked thread costs more than the poll on most machines, virtual ones above
+ * all, and with few channels that wake-up is paid per message. Whatever its channel count: a cap
+ * (16 channels) did not pay with 1,000 connections, nor over HTTP, on one core or two ({@link
+ * Tuning#SPIN}). Polls that find nothing
+ * make the loop skip its next spins, twice as many each time (at most {@link
+ * Tuning#MAX_SPIN_BACKOFF}), so a quiet loop soon blocks at once and burns next to nothing.
  *
  * <p>Thread-safety: {@link #execute}, {@link #schedule} and {@link #close} may be called from any
  * thread; {@link #register} and the buffer pool only on the loop's thread.
  */
-final class EventLoop implements Executor, AutoCloseable {
+final class EventLoop implements Executor, AutoCloseable, ConnectionTimers.Scheduler {
   private static final System.Logger LOG = dev.wsjava.events.Loggers.NIO;
-
-  /** Tasks run per turn at most, so a flood of tasks cannot starve I/O. */
-  private static final int MAX_TASKS_PER_TURN = 4096;
 
   /** The fewest queued timers at which adding one purges the cancelled; see {@link #add}. */
   static final int PURGE_MIN = 64;
 
-  /** Buffers one gathering write takes at most. */
-  static final int GATHER = 64;
-
-  /** The most blocking turns a loop skips spinning for after fruitless spins. */
-  static final int MAX_SPIN_BACKOFF = 64;
-
-  /** The most channels (listening ones included) a loop may have and still spin. */
-  static final int MAX_SPIN_CHANNELS = 16;
+  /** Buffers one gathering write takes at most: {@link Tuning#NIO_GATHER}. */
+  static final int GATHER = Tuning.NIO_GATHER;
 
   private final Selector selector;
   private final Thread thread;
@@ -68,7 +60,7 @@ final class EventLoop implements Executor, AutoCloseable {
   private final CompletableFuture<Void> terminated = new CompletableFuture<>();
   private final long spinNanos;
   private boolean handledIo; // whether the last turn's select found a ready channel
-  private final SpinBackoff spinBackoff = new SpinBackoff(MAX_SPIN_BACKOFF);
+  private final SpinBackoff spinBackoff = new SpinBackoff(Tuning.MAX_SPIN_BACKOFF);
   private long spins;
   private long fruitlessSpins;
   private long timerSeq;
@@ -165,13 +157,24 @@ final class EventLoop implements Executor, AutoCloseable {
   }
 
   /**
+   * Returns {@link System#nanoTime()}: the loop's timers run on the system's clock.
+   *
+   * @return the time
+   */
+  @Override
+  public long nanoTime() {
+    return System.nanoTime();
+  }
+
+  /**
    * Runs {@code task} at a {@link System#nanoTime()} deadline; loop thread only.
    *
    * @param deadline when
    * @param task the task
    * @return the timer
    */
-  Timer scheduleAt(long deadline, Runnable task) {
+  @Override
+  public Timer scheduleAt(long deadline, Runnable task) {
     assert inEventLoop();
     return add(deadline, task);
   }
@@ -318,7 +321,6 @@ final class EventLoop implements Executor, AutoCloseable {
     boolean spin =
         handledIo
             && spinNanos > 0
-            && selector.keys().size() <= MAX_SPIN_CHANNELS
             && spinBackoff.maySpin();
     int ready = spin ? spin() : 0;
     if (ready == 0) {
@@ -423,7 +425,7 @@ final class EventLoop implements Executor, AutoCloseable {
   }
 
   private void runTasks() {
-    for (int i = 0; i < MAX_TASKS_PER_TURN; i++) {
+    for (int i = 0; i < Tuning.MAX_TASKS_PER_TURN; i++) {
       Runnable r = tasks.poll();
       if (r == null) {
         return;

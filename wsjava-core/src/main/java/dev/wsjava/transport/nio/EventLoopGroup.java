@@ -1,5 +1,6 @@
 package dev.wsjava.transport.nio;
 
+import dev.wsjava.transport.Tuning;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -16,13 +17,9 @@ public final class EventLoopGroup implements AutoCloseable {
   public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(5);
 
   /**
-   * How long a loop of a few channels (at most 16) that has just handled I/O polls before it
-   * blocks, by default. A blocked thread's wake-up takes tens of microseconds on a virtual machine;
-   * a pipelining peer or a reply that comes within this time is picked up without one. A loop
-   * whose polls keep finding nothing stops polling for a while, so a quiet loop costs next to
-   * nothing; a loop of more channels never polls.
+   * How long a loop that has just handled I/O polls before it blocks, by default: {@link Tuning#SPIN}, where the reason and the measurements are.
    */
-  public static final Duration DEFAULT_SPIN = Duration.ofNanos(50_000);
+  public static final Duration DEFAULT_SPIN = Tuning.SPIN;
 
   private static final AtomicInteger GROUPS = new AtomicInteger();
 
@@ -43,8 +40,7 @@ public final class EventLoopGroup implements AutoCloseable {
    * Starts {@code threads} loops.
    *
    * @param threads how many loops, at least 1
-   * @param spin how long a loop of at most 16 channels that has just handled I/O polls before it
-   *     blocks; zero to block at once (the least CPU time, the slowest wake-ups)
+   * @param spin how long a loop that has just handled I/O polls before it blocks; zero to block at once (the least CPU time, the slowest wake-ups)
    * @throws IllegalArgumentException when {@code threads} is less than 1 or {@code spin} is negative
    *     or longer than a second
    */

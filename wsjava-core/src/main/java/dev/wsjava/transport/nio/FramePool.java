@@ -1,6 +1,7 @@
 package dev.wsjava.transport.nio;
 
 import dev.wsjava.session.FrameBuffers;
+import dev.wsjava.transport.Tuning;
 import java.nio.ByteBuffer;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -14,14 +15,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * the collector, so a burst does not pin its peak memory for good.
  */
 final class FramePool implements FrameBuffers {
-  /** The capacity of a large frame's buffers: as much as one read takes. */
-  static final int SIZE = 64 * 1024;
-  /** The capacity of a chunk of small frames. */
-  static final int CHUNK = 4 * 1024;
-  /** Free large buffers kept: 4 MiB, four 1 MiB messages in flight. */
-  static final int MAX_KEPT = 64;
-  /** Free chunks kept: 1 MiB. */
-  static final int MAX_KEPT_CHUNKS = 256;
+  // The sizes, with their reasons, are in Tuning.
+  static final int SIZE = Tuning.FRAME_BUFFER;
+  static final int CHUNK = Tuning.FRAME_CHUNK;
+  static final int MAX_KEPT = Tuning.FRAME_BUFFERS_KEPT;
+  static final int MAX_KEPT_CHUNKS = Tuning.FRAME_CHUNKS_KEPT;
 
   private final ReentrantLock lock = new ReentrantLock();
   private final Free large = new Free(SIZE, MAX_KEPT);

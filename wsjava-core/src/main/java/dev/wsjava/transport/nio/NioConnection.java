@@ -7,6 +7,7 @@ import dev.wsjava.session.Session;
 import dev.wsjava.transport.Connection;
 import dev.wsjava.transport.ConnectionConfig;
 import dev.wsjava.transport.ConnectionHandler;
+import dev.wsjava.transport.Tuning;
 import java.io.IOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -24,7 +25,7 @@ import java.util.function.Consumer;
 
 /**
  * A WebSocket connection on an {@link EventLoop}: reads feed the session, the session's queue is
- * written with gathering writes, timers watch the peer.
+ * written with gathering writes, and its {@link ConnectionTimers} watch the peer.
  *
  * <p>Reading: on readiness a read buffer is borrowed from the loop's pool, filled by large reads
  * and handed whole to the session (which consumes every byte, keeping partial frames in its own
@@ -44,36 +45,12 @@ import java.util.function.Consumer;
  * <p>Thread-safety: the {@link Connection} methods are safe from any thread; everything else runs
  * on the loop thread.
  */
-final class NioConnection extends Connection implements Selectable, Runnable {
-  /** Reads per readiness event at most, so one busy peer cannot starve the others. */
-  private static final int MAX_READS_PER_EVENT = 16;
-  /**
-   * After a read that answered and found the socket empty, how many readiness events skip that
-   * extra read: a peer that waits for each answer (request and response) would make every one of
-   * them a wasted system call. Each further miss in a row doubles it (plus one), up to {@link
-   * #REREAD_BACKOFF_MAX}; a hit starts over.
-   */
-  private static final int REREAD_BACKOFF = 7;
-  /** The most readiness events in a row that skip the read after answering: one read in 128. */
-  private static final int REREAD_BACKOFF_MAX = 127;
-  /** The fewest queued bytes that {@link #writeEarlyAt} lets go out in the middle of a read. */
-  private static final int EARLY_WRITE_MIN = 8 * 1024;
-
+final class NioConnection extends Connection
+    implements Selectable, Runnable, ConnectionTimers.Host {
   private static final ByteBuffer EMPTY = ByteBuffer.allocate(0);
 
   /** The peer's stream ended while our close answer waits: nothing more to read. */
   private static final int PAUSE_END = 8;
-
-  /** Queued buffers a sender's own write takes at most; the loop writes any more. */
-  private static final int WRITE_THROUGH_BUFFERS = 8;
-
-  /**
-   * Queued bytes a sender's own write takes at most; the loop writes more. On a core shared with
-   * the loop, a sender writing 64 KiB frames itself held up the loop reading their echoes: a
-   * client with 4 in flight moved 766 MB/s that way and 911 MB/s with the loop writing them, while
-   * 300-byte sends gain from writing themselves (232k against 175k messages/s).
-   */
-  private static final int WRITE_THROUGH_MAX_BYTES = 32 * 1024;
 
   private static final VarHandle FLUSH_SCHEDULED;
 
@@ -107,10 +84,6 @@ final class NioConnection extends Connection implements Selectable, Runnable {
   private int pausedBy;
   /** A read buffer whose bytes the session could not take yet: fed first when reading resumes. */
   private ByteBuffer held;
-  /** Whether the memory stall timer is armed. */
-  private boolean stallTimerArmed;
-  /** Whether the slow-trickle timer is armed. */
-  private boolean progressTimerArmed;
   private boolean closed;
   private boolean sessionFinished;
   private boolean peerEnded; // end of stream came while our close answer still waited to be written
@@ -119,33 +92,13 @@ final class NioConnection extends Connection implements Selectable, Runnable {
   /**
    * While the events of a short read are handled: how many queued answer bytes are written at
    * once rather than after the read's last event; 0 at other times. Half the read's bytes (at
-   * least {@link #EARLY_WRITE_MIN}), so a batch of small requests is answered in about two
+   * least {@link Tuning#EARLY_WRITE_MIN}), so a batch of small requests is answered in about two
    * writes: the peer handles the first half of the answers while this side works on the second.
    * With 64 requests of 300 bytes in flight this raised echoes per second by 10 to 40 % for one
    * more write per batch.
    */
   private int writeEarlyAt;
-  private Timers timers; // made when the first timer is armed: see timers()
-
-  /**
-   * The connection's timers and the ping in flight. With the default config (no idle timeout, no
-   * pings) they are made only when a close waits for its answer.
-   */
-  private static final class Timers {
-    Timer close;
-    Timer idle;
-    Timer ping;
-    boolean pingOutstanding;
-    long pingSentAt;
-
-    void cancel() {
-      for (Timer t : new Timer[] {close, idle, ping}) {
-        if (t != null) {
-          t.cancel();
-        }
-      }
-    }
-  }
+  private ConnectionTimers timers; // made when the first timer is armed: see timers()
 
   /**
    * Creates the connection after a completed handshake; call {@link #start} next, on the loop.
@@ -205,7 +158,9 @@ final class NioConnection extends Connection implements Selectable, Runnable {
   void start(ByteBuffer leftover, Runnable afterOpen) {
     key.attach(this);
     key.interestOps(SelectionKey.OP_READ);
-    armKeepalive();
+    if (!config().idleTimeout().isZero() || !config().pingInterval().isZero()) {
+      timers().armKeepalive();
+    }
     open();
     if (afterOpen != null) {
       afterOpen.run();
@@ -338,7 +293,8 @@ final class NioConnection extends Connection implements Selectable, Runnable {
         }
       }
       boolean reread = false; // whether this read is the one after answering
-      for (int i = 0; i < MAX_READS_PER_EVENT && !closeRequested && !readPaused() && !keep; i++) {
+      int reads = Tuning.MAX_READS_PER_EVENT;
+      for (int i = 0; i < reads && !closeRequested && !readPaused() && !keep; i++) {
         buf.clear();
         int n = read(buf);
         if (n < 0) {
@@ -347,8 +303,8 @@ final class NioConnection extends Connection implements Selectable, Runnable {
         }
         if (n == 0) {
           if (reread) {
-            rereadBackoff = (byte) Math.min(REREAD_BACKOFF_MAX,
-                rereadBackoff == 0 ? REREAD_BACKOFF : rereadBackoff * 2 + 1);
+            rereadBackoff = (byte) Math.min(Tuning.REREAD_BACKOFF_MAX,
+                rereadBackoff == 0 ? Tuning.REREAD_BACKOFF : rereadBackoff * 2 + 1);
             rereadSkips = rereadBackoff;
           }
           break;
@@ -364,7 +320,7 @@ final class NioConnection extends Connection implements Selectable, Runnable {
         // large message goes before the next one is read. A short read, a burst's last, writes in
         // the middle of its events (see writeEarlyAt).
         boolean full = n >= buf.capacity() - minReadBuffer();
-        writeEarlyAt = full ? 0 : Math.max(EARLY_WRITE_MIN, n / 2);
+        writeEarlyAt = full ? 0 : Math.max(Tuning.EARLY_WRITE_MIN, n / 2);
         try {
           keep = !receive(buf);
         } finally {
@@ -459,7 +415,7 @@ final class NioConnection extends Connection implements Selectable, Runnable {
     peerEnded = true;
     pausedBy |= PAUSE_END; // nothing more to read: stop the selector reporting the end again
     updateInterest();
-    armCloseTimer(config().closeTimeout());
+    timers().armClose(config().closeTimeout());
     flush();
   }
 
@@ -484,7 +440,7 @@ final class NioConnection extends Connection implements Selectable, Runnable {
     int was = pausedBy;
     int now = paused ? was | reason : was & ~reason;
     if (reason == PAUSE_MEMORY && paused) {
-      armStallTimer(); // even when already paused: the stall is new
+      timers().armStall(); // even when already paused: the stall is new
     }
     if (closed || was == now) {
       return;
@@ -500,37 +456,7 @@ final class NioConnection extends Connection implements Selectable, Runnable {
 
   @Override
   protected void armProgressTimer(long deadlineNanos) {
-    if (progressTimerArmed || closed) {
-      return;
-    }
-    progressTimerArmed = true;
-    loop.scheduleAt(deadlineNanos, () -> {
-      progressTimerArmed = false;
-      if (!closed) {
-        long next = progressDue(readPaused());
-        if (next != 0) {
-          armProgressTimer(next);
-        }
-      }
-    });
-  }
-
-  /**
-   * While reading waits for memory, asks the budget once a stall timeout whether a stalled holder
-   * must go (the largest; perhaps this one).
-   */
-  private void armStallTimer() {
-    if (stallTimerArmed || closed) {
-      return;
-    }
-    stallTimerArmed = true;
-    loop.schedule(config().memory().stallTimeout(), () -> {
-      stallTimerArmed = false;
-      if (!closed && (pausedBy & PAUSE_MEMORY) != 0) {
-        config().memory().evictIfStuck();
-        armStallTimer();
-      }
-    });
+    timers().armProgress(deadlineNanos);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -559,7 +485,7 @@ final class NioConnection extends Connection implements Selectable, Runnable {
    * loop is neither woken nor handed a task, and the send completes before it returns. Under the
    * lock, like the loop's writes, so bytes never interleave. Whatever is left (a full socket, a
    * closing session, TLS, an error) goes to the loop as before, and so does a queue of more than
-   * {@link #WRITE_THROUGH_MAX_BYTES}.
+   * {@link Tuning#WRITE_THROUGH_MAX_BYTES}.
    *
    * @return true when nothing is left for the loop to write
    */
@@ -567,13 +493,13 @@ final class NioConnection extends Connection implements Selectable, Runnable {
     if (tls != null) {
       return false; // the engine's state belongs to the loop
     }
-    ByteBuffer[] gather = new ByteBuffer[WRITE_THROUGH_BUFFERS];
+    ByteBuffer[] gather = new ByteBuffer[Tuning.WRITE_THROUGH_BUFFERS];
     long wrote = 0;
     boolean rest;
     ReentrantLock lock = lock();
     lock.lock();
     try {
-      if (!isOpen() || outboundBytes() > WRITE_THROUGH_MAX_BYTES) {
+      if (!isOpen() || outboundBytes() > Tuning.WRITE_THROUGH_MAX_BYTES) {
         return false; // closing (the loop writes the close frame and closes), or a large write
       }
       int n = gatherOutbound(gather);
@@ -725,7 +651,7 @@ final class NioConnection extends Connection implements Selectable, Runnable {
       if (role() == Role.SERVER || peerEnded) {
         closeRequested = true; // the server closes TCP first (RFC 6455 §7.1.1)
       } else {
-        armCloseTimer(config().closeTimeout()); // the client waits for the server's FIN
+        timers().armClose(config().closeTimeout()); // the client waits for the server's FIN
         closeWritten(); // our close frame is in the socket: the application may hear of it now
       }
     }
@@ -768,25 +694,20 @@ final class NioConnection extends Connection implements Selectable, Runnable {
   @Override
   protected void scheduleCloseTimeout(Duration timeout) {
     if (loop.inEventLoop()) {
-      armCloseTimer(timeout);
+      timers().armClose(timeout);
       return;
     }
     try {
-      loop.execute(() -> armCloseTimer(timeout));
+      loop.execute(() -> timers().armClose(timeout));
     } catch (RejectedExecutionException e) {
       // the loop stopped
     }
   }
 
-  private void armCloseTimer(Duration timeout) {
-    if (!closed && (timers == null || timers.close == null)) {
-      timers().close = loop.schedule(timeout, this::closeSocket);
-    }
-  }
-
-  private Timers timers() {
+  /** The timers, made at the first one armed; loop thread only. */
+  private ConnectionTimers timers() {
     if (timers == null) {
-      timers = new Timers();
+      timers = new ConnectionTimers(this, loop);
     }
     return timers;
   }
@@ -834,78 +755,61 @@ final class NioConnection extends Connection implements Selectable, Runnable {
   }
 
   // ---------------------------------------------------------------------------------------------
-  // Idle and keepalive timers
+  // What the timers see and do (ConnectionTimers.Host)
 
-  private void armKeepalive() {
-    long idle = config().idleTimeout().toNanos();
-    long ping = config().pingInterval().toNanos();
-    if (idle > 0) {
-      timers().idle = loop.scheduleAt(lastReceiveNanos() + idle, this::checkIdle);
-    }
-    if (ping > 0) {
-      timers().ping = loop.scheduleAt(lastReceiveNanos() + ping, this::checkPing);
+  @Override
+  public ConnectionConfig timerConfig() {
+    return config();
+  }
+
+  @Override
+  public long lastReceivedNanos() {
+    return lastReceiveNanos();
+  }
+
+  @Override
+  public boolean readingPaused() {
+    return readPaused();
+  }
+
+  @Override
+  public boolean waitingForMemory() {
+    return (pausedBy & PAUSE_MEMORY) != 0;
+  }
+
+  @Override
+  public boolean socketGone() {
+    return closed;
+  }
+
+  @Override
+  public void idleTimedOut(String reason) {
+    closeForTimeout(CloseCode.GOING_AWAY, reason);
+  }
+
+  @Override
+  public boolean pingQuietPeer() {
+    try {
+      sendPing(EMPTY.duplicate());
+      return true;
+    } catch (IllegalStateException e) {
+      return false; // closing
     }
   }
 
-  /** Closes with 1001 when nothing arrived for the idle timeout; else checks again later. */
-  private void checkIdle() {
-    if (closed) {
-      return;
-    }
-    long idle = config().idleTimeout().toNanos();
-    long last = readPaused() ? System.nanoTime() : lastReceiveNanos(); // paused: not the peer's fault
-    if (System.nanoTime() - last >= idle) {
-      if (isOpen()) {
-        closeForTimeout(
-            CloseCode.GOING_AWAY,
-            "idle timeout: nothing received for " + config().idleTimeout().toMillis() + " ms");
-      }
-      return;
-    }
-    timers.idle = loop.scheduleAt(last + idle, this::checkIdle);
+  @Override
+  public void closeTimedOut() {
+    closeSocket();
   }
 
-  /**
-   * Pings a quiet peer; when nothing at all arrives within the dead-peer timeout after the ping,
-   * the peer is taken as dead and the connection failed (see {@link #failDeadPeer()}).
-   */
-  private void checkPing() {
-    if (closed || !isOpen()) {
-      return; // closing: no more pings, the close timeout bounds the rest
-    }
-    long interval = config().pingInterval().toNanos();
-    long deadline = config().deadPeerTimeout().toNanos();
-    long now = System.nanoTime();
-    Timers t = timers; // made by armKeepalive()
-    if (readPaused()) {
-      t.pingOutstanding = false; // a pong could not be read: judge again once reading resumes
-      t.ping = loop.scheduleAt(now + interval, this::checkPing);
-      return;
-    }
-    long last = lastReceiveNanos();
-    if (t.pingOutstanding) {
-      if (last - t.pingSentAt > 0) {
-        t.pingOutstanding = false; // something arrived since the ping: alive
-      } else if (now - t.pingSentAt >= deadline) {
-        failDeadPeer();
-        return;
-      } else {
-        t.ping = loop.scheduleAt(t.pingSentAt + deadline, this::checkPing);
-        return;
-      }
-    }
-    if (now - last >= interval) {
-      try {
-        sendPing(EMPTY.duplicate());
-        t.pingOutstanding = true;
-        t.pingSentAt = now;
-      } catch (IllegalStateException e) {
-        return; // closing: the close timeout takes over
-      }
-      t.ping = loop.scheduleAt(now + deadline, this::checkPing);
-    } else {
-      t.ping = loop.scheduleAt(last + interval, this::checkPing);
-    }
+  @Override
+  public void memoryStalled() {
+    config().memory().evictIfStuck();
+  }
+
+  @Override
+  public long progressCheck() {
+    return progressDue(readPaused());
   }
 
   /**
@@ -913,7 +817,8 @@ final class NioConnection extends Connection implements Selectable, Runnable {
    * then closes TCP without waiting for an answer a dead peer cannot give; the application sees
    * 1006.
    */
-  private void failDeadPeer() {
+  @Override
+  public void peerDead() {
     if (isOpen()) {
       try {
         close(CloseCode.INTERNAL_ERROR, "no pong"); // flushed at once: this is the loop thread

@@ -11,6 +11,7 @@ import dev.wsjava.transport.ConnectionHandler;
 import dev.wsjava.transport.HandshakeInfo;
 import dev.wsjava.transport.ServerBuilder;
 import dev.wsjava.transport.ServerTransport;
+import dev.wsjava.transport.Tuning;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -47,9 +48,6 @@ public final class NioServer implements ServerTransport {
   public static final Duration DEFAULT_SHUTDOWN_GRACE = Duration.ofSeconds(5);
 
   private static final System.Logger LOG = dev.wsjava.events.Loggers.NIO;
-
-  /** Accepts per readiness event at most, so a connection storm cannot starve the accept loop. */
-  private static final int MAX_ACCEPTS = 64;
 
   private final EventLoopGroup group;
   private final boolean ownGroup;
@@ -240,7 +238,7 @@ public final class NioServer implements ServerTransport {
   }
 
   private void acceptSome() {
-    for (int i = 0; i < MAX_ACCEPTS; i++) {
+    for (int i = 0; i < Tuning.MAX_ACCEPTS; i++) {
       SocketChannel ch;
       try {
         ch = serverChannel.accept();
