@@ -120,6 +120,11 @@ final class ReconnectingWebSocket implements WebSocket {
     }
 
     @Override
+    public void onMessagePart(Connection c, Opcode type, ByteBuffer chunk, boolean last) {
+      impl.onMessagePart(c, type, chunk, last);
+    }
+
+    @Override
     public void onPing(Connection c, ByteBuffer payload) {
       impl.onPing(c, payload);
     }
@@ -180,6 +185,11 @@ final class ReconnectingWebSocket implements WebSocket {
       @Override
       public void onBinary(WebSocket ws, ByteBuffer data) {
         listener.onBinary(ReconnectingWebSocket.this, data);
+      }
+
+      @Override
+      public void onMessagePart(WebSocket ws, boolean text, ByteBuffer part, boolean last) {
+        listener.onMessagePart(ReconnectingWebSocket.this, text, part, last);
       }
 
       @Override
@@ -422,8 +432,34 @@ final class ReconnectingWebSocket implements WebSocket {
     return receive(System.nanoTime() + timeout.toNanos());
   }
 
+  /**
+   * The next message's stream, from the open connection; waits across reconnections. A stream
+   * taken before its connection dropped ends with {@link WebSocketClosedException} (1006); the
+   * next call returns the first message of the next connection.
+   */
+  @Override
+  public MessageStream receiveStream() throws WebSocketClosedException, InterruptedException {
+    return acrossReconnections(-1, (ws, deadline) -> ws.receiveStream());
+  }
+
   /** Reads from the open connection, waiting across reconnections; deadline -1 for none. */
   private Message receive(long deadline) throws WebSocketClosedException, InterruptedException {
+    return acrossReconnections(deadline, (ws, until) -> until == -1
+        ? ws.receive()
+        : ws.receive(Duration.ofNanos(Math.max(0, until - System.nanoTime()))));
+  }
+
+  /** One pull-style read from one connection, by a {@link System#nanoTime()} deadline or -1. */
+  private interface Read<T> {
+    T from(WebSocketImpl ws, long deadline) throws WebSocketClosedException, InterruptedException;
+  }
+
+  /**
+   * Reads from the open connection; when it drops, waits for the next one and reads from that.
+   * Null when the deadline passes while no connection is open.
+   */
+  private <T> T acrossReconnections(long deadline, Read<T> read)
+      throws WebSocketClosedException, InterruptedException {
     if (listener != null) {
       throw new IllegalStateException(
           "this connection delivers messages to its listener; receive() is for connections made"
@@ -445,10 +481,7 @@ final class ReconnectingWebSocket implements WebSocket {
         reading = current;
       }
       try {
-        if (deadline == -1) {
-          return reading.receive();
-        }
-        return reading.receive(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+        return read.from(reading, deadline);
       } catch (WebSocketClosedException e) {
         synchronized (lock) {
           if (ended != null && current == reading) {

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.net.ServerSocket;
 import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
@@ -72,7 +74,7 @@ class ReconnectTest {
   }
 
   /** Records every event, listener and reconnect alike, as text. */
-  static final class Events implements WebSocketListener, ReconnectListener {
+  static class Events implements WebSocketListener, ReconnectListener {
     final BlockingQueue<String> all = new LinkedBlockingQueue<>();
     final AtomicInteger attempts = new AtomicInteger();
     final CompletableFuture<Integer> closed = new CompletableFuture<>();
@@ -125,9 +127,14 @@ class ReconnectTest {
   }
 
   WebSocketClient client(Transport t, Events events, ReconnectPolicy policy) {
+    return client(t, events, policy, false);
+  }
+
+  WebSocketClient client(Transport t, Events events, ReconnectPolicy policy, boolean stream) {
     return client =
         WebSocketClient.builder()
-            .config(WebSocketConfig.builder().transport(t).eventLoops(1).build())
+            .config(WebSocketConfig.builder().transport(t).eventLoops(1).streamMessages(stream)
+                .build())
             .reconnect(policy, events)
             .build();
   }
@@ -204,6 +211,66 @@ class ReconnectTest {
     ws.close().get(10, TimeUnit.SECONDS);
     assertThatThrownBy(() -> ws.receive(Duration.ofSeconds(5)))
         .isInstanceOfSatisfying(WebSocketClosedException.class, e -> assertThat(e.code()).isEqualTo(1000));
+  }
+
+  @ParameterizedTest
+  @EnumSource(Transport.class)
+  void aStreamingReaderWaitsAcrossTheReconnection(Transport t) throws Exception {
+    int port = startServer(t, 0).port();
+    Events events = new Events();
+    WebSocket ws = client(t, events, FAST, true)
+        .open(URI.create("ws://127.0.0.1:" + port + "/echo"));
+    ws.sendText("one").get(10, TimeUnit.SECONDS);
+    try (MessageStream one = ws.receiveStream()) {
+      assertThat(one.isText()).isTrue();
+      assertThat(new String(one.readAllBytes(), StandardCharsets.UTF_8)).isEqualTo("one");
+    }
+    server.shutdown(Duration.ofSeconds(2));
+    events.await("reconnecting 1");
+    CompletableFuture<String> read = CompletableFuture.supplyAsync(() -> {
+      try (MessageStream next = ws.receiveStream()) {
+        return new String(next.readAllBytes(), StandardCharsets.UTF_8);
+      } catch (Exception e) {
+        throw new RuntimeException(e);
+      }
+    });
+    startServer(t, port);
+    events.await("reconnected");
+    ws.sendText("two").get(10, TimeUnit.SECONDS);
+    assertThat(read.get(10, TimeUnit.SECONDS)).isEqualTo("two"); // the next connection's message
+    ws.close().get(10, TimeUnit.SECONDS);
+    assertThatThrownBy(ws::receiveStream)
+        .isInstanceOfSatisfying(WebSocketClosedException.class, e -> assertThat(e.code()).isEqualTo(1000));
+  }
+
+  @ParameterizedTest
+  @EnumSource(Transport.class)
+  void aStreamingListenerGetsThePartsOfEveryConnection(Transport t) throws Exception {
+    int port = startServer(t, 0).port();
+    BlockingQueue<String> messages = new LinkedBlockingQueue<>(); // each message's parts, joined
+    Events events = new Events() {
+      final StringBuilder message = new StringBuilder();
+
+      @Override
+      public void onMessagePart(WebSocket ws, boolean text, ByteBuffer part, boolean last) {
+        message.append(StandardCharsets.UTF_8.decode(part));
+        if (last) {
+          messages.add((text ? "text " : "binary ") + message);
+          message.setLength(0);
+        }
+      }
+    };
+    WebSocket ws = client(t, events, FAST, true)
+        .connect(URI.create("ws://127.0.0.1:" + port + "/echo"), events).get(10, TimeUnit.SECONDS);
+    ws.sendText("one").get(10, TimeUnit.SECONDS);
+    assertThat(messages.poll(10, TimeUnit.SECONDS)).isEqualTo("text one");
+    server.shutdown(Duration.ofSeconds(2));
+    events.await("reconnecting 1");
+    startServer(t, port);
+    events.await("reconnected");
+    ws.sendText("two").get(10, TimeUnit.SECONDS);
+    assertThat(messages.poll(10, TimeUnit.SECONDS)).isEqualTo("text two");
+    ws.close().get(10, TimeUnit.SECONDS);
   }
 
   @ParameterizedTest
