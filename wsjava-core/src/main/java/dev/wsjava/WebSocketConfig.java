@@ -637,10 +637,11 @@ public final class WebSocketConfig {
     }
 
     /**
-     * Sets how long an NIO event loop of a few channels that has just handled I/O polls before it
-     * blocks: a wake-up saved per message when replies or the next messages come sooner, more CPU
-     * time while they do. Default {@link EventLoopGroup#DEFAULT_SPIN} (50 µs; the measurement is
-     * in docs/ARCHITECTURE.md's tuning table).
+     * Sets how long an NIO event loop that has just handled I/O polls before it blocks: a wake-up
+     * saved per message when replies or the next messages come sooner, more CPU time while they
+     * do. Default {@link EventLoopGroup#DEFAULT_SPIN} (50 µs: on 1 and on 2 cores the shortest
+     * spin that gets the whole latency gain; docs/benchmarks/TUNING.md). Zero for a server that
+     * must not spend CPU waiting.
      *
      * @param value zero (block at once) to one second
      * @return this builder
