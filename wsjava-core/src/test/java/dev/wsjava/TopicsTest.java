@@ -18,6 +18,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -468,6 +469,34 @@ class TopicsTest {
 
     static Topics.Backplane.Entry entry(long n, String text) {
       return new Topics.Backplane.Entry(n + "-0", true, StandardCharsets.UTF_8.encode(text));
+    }
+  }
+
+  @Test
+  void aTopicNameWithANewlineIsRefusedWhileTheLineEnvelopeCarriesIds() {
+    try (Topics withIds = Topics.builder().backplane(new HandHistory()).build();
+        Topics plain = Topics.builder().build()) {
+      assertThatThrownBy(() -> withIds.publishText("a\nb", "x"))
+          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("newline");
+      assertThatThrownBy(() -> withIds.publishLocal("a\nb", "1-0", true, ByteBuffer.allocate(0)))
+          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("Envelope.LINE");
+      assertThat(withIds.published()).isZero();
+      // Without ids the name is never written into a message: it stays allowed.
+      assertThat(plain.publishText("a\nb", "x")).isZero();
+    }
+    try (Topics ownEnvelope = Topics.builder().backplane(new HandHistory())
+        .envelope(new Topics.Envelope() {
+          @Override
+          public ByteBuffer message(String topic, String id, ByteBuffer payload) {
+            return ByteBuffer.allocate(payload.remaining()).put(payload.duplicate()).flip();
+          }
+
+          @Override
+          public String gap(String topic, String lastId) {
+            return "gap";
+          }
+        }).build()) {
+      assertThat(ownEnvelope.publishLocal("a\nb", "1-0", true, ByteBuffer.allocate(0))).isZero();
     }
   }
 
