@@ -37,7 +37,7 @@ import java.util.concurrent.atomic.LongAdder;
  * the client subscribes to its subjects again. Messages published on other nodes meanwhile are
  * lost for this node: it counts them in {@link #missed()} when the next message of that
  * publisher on that topic arrives (each message carries a sequence number per publisher and
- * topic; see {@link Sequences}). Publications made on this node while it is disconnected reach
+ * topic). Publications made on this node while it is disconnected reach
  * its own subscribers only, and are counted in {@link #publishFailures()}: they are not handed to
  * the client's buffer while it reconnects, so nothing arrives late and out of order. After a
  * reconnect, a check restarts a connection whose client does not write again (counted in {@link
