@@ -188,7 +188,9 @@ public final class Topics implements AutoCloseable {
     /**
      * The default: a first line {@code "<id> <topic>\n"} before the payload, in a frame of the
      * message's own type; and the text {@code "- <topic>\n"} for a gap. Ids hold no space, so a
-     * client reads the id up to the first space and the topic up to the first newline.
+     * client reads the id up to the first space and the topic up to the first newline; so while
+     * this envelope carries ids, a topic name holding a newline is refused at subscribe and
+     * publish ({@link IllegalArgumentException}).
      */
     Envelope LINE = new Envelope() {
       @Override
@@ -402,10 +404,11 @@ public final class Topics implements AutoCloseable {
    * @param topic the topic's name
    * @return true when the connection was not subscribed before and now is
    * @throws IllegalArgumentException when {@code ws} is not this library's, or belongs to other
-   *     {@code Topics}
+   *     {@code Topics}; or when the name holds a newline and ids reach subscribers through {@link
+   *     Envelope#LINE}
    */
   public boolean subscribe(WebSocket ws, String topic) {
-    Objects.requireNonNull(topic, "topic");
+    checkName(topic);
     TopicSubscriber s = subscriberOf(ws);
     return s != null && s.add(topic) && join(s, topic);
   }
@@ -428,7 +431,7 @@ public final class Topics implements AutoCloseable {
    *     {@code Topics}
    */
   public CompletableFuture<Boolean> subscribe(WebSocket ws, String topic, String lastId) {
-    Objects.requireNonNull(topic, "topic");
+    checkName(topic);
     Objects.requireNonNull(lastId, "lastId");
     TopicSubscriber s = subscriberOf(ws);
     if (s == null || !s.add(topic)) {
@@ -456,6 +459,19 @@ public final class Topics implements AutoCloseable {
       }
       return s.recovered(topic, items, last, backplane::compareIds);
     });
+  }
+
+  /**
+   * Rejects a name the {@link Envelope#LINE} envelope cannot carry: its first line ends at the
+   * first newline, so a topic holding one would be read as another topic and a payload.
+   */
+  private void checkName(String topic) {
+    Objects.requireNonNull(topic, "topic");
+    if (history && envelope == Envelope.LINE && topic.indexOf('\n') >= 0) {
+      throw new IllegalArgumentException("a topic name holds no newline with Envelope.LINE (its"
+          + " first line ends at the first newline); rename the topic or set an envelope of your"
+          + " own: " + topic.replace("\n", "\\n"));
+    }
   }
 
   /** The gap signal of {@link Envelope#gap}, as a message the subscriber encodes. */
@@ -616,7 +632,7 @@ public final class Topics implements AutoCloseable {
   }
 
   private int publish(String topic, boolean text, ByteBuffer payload, boolean local, String id) {
-    Objects.requireNonNull(topic, "topic");
+    checkName(topic);
     published.increment();
     Opcode type = text ? Opcode.TEXT : Opcode.BINARY;
     ByteBuffer readOnly = payload.asReadOnlyBuffer();

@@ -589,6 +589,34 @@ class TopicsTest {
     }
   }
 
+  @Test
+  void aTopicNameWithANewlineIsRefusedWhileTheLineEnvelopeCarriesIds() {
+    try (Topics withIds = Topics.builder().backplane(new HandHistory()).build();
+        Topics plain = Topics.builder().build()) {
+      assertThatThrownBy(() -> withIds.publishText("a\nb", "x"))
+          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("newline");
+      assertThatThrownBy(() -> withIds.publishLocal("a\nb", "1-0", true, ByteBuffer.allocate(0)))
+          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("Envelope.LINE");
+      assertThat(withIds.published()).isZero();
+      // Without ids the name is never written into a message: it stays allowed.
+      assertThat(plain.publishText("a\nb", "x")).isZero();
+    }
+    try (Topics ownEnvelope = Topics.builder().backplane(new HandHistory())
+        .envelope(new Topics.Envelope() {
+          @Override
+          public ByteBuffer message(String topic, String id, ByteBuffer payload) {
+            return ByteBuffer.allocate(payload.remaining()).put(payload.duplicate()).flip();
+          }
+
+          @Override
+          public String gap(String topic, String lastId) {
+            return "gap";
+          }
+        }).build()) {
+      assertThat(ownEnvelope.publishLocal("a\nb", "1-0", true, ByteBuffer.allocate(0))).isZero();
+    }
+  }
+
   /** What a subscriber back from "1-0" must get in both recovery tests: 2 to 5, once each. */
   private static final List<String> TWO_TO_FIVE =
       List.of("2-0 t\ntwo", "3-0 t\nthree", "4-0 t\nfour", "5-0 t\nfive");

@@ -6,6 +6,7 @@ import dev.wsjava.Topics;
 import dev.wsjava.Transport;
 import dev.wsjava.WebSocketConfig;
 import dev.wsjava.WebSocketServer;
+import dev.wsjava.cluster.nats.NatsBackplane;
 import dev.wsjava.cluster.redis.RedisBackplane;
 import dev.wsjava.extension.PerMessageDeflate;
 import dev.wsjava.http.HttpResponse;
@@ -129,8 +130,9 @@ public final class ServeCommand implements Callable<Integer> {
   private Duration pingInterval;
 
   @Option(names = "--cluster", paramLabel = "URI",
-      description = "Share /chat with every server that uses this Redis, for example"
-          + " redis://127.0.0.1:6379 (messages while Redis is unreachable stay on this server).")
+      description = "Share /chat with every server that uses this Redis or NATS, for example"
+          + " redis://127.0.0.1:6379 or nats://127.0.0.1:4222 (messages while it is unreachable"
+          + " stay on this server).")
   private String cluster;
 
   @Mixin private SocketBufferOptions socketBuffers;
@@ -266,17 +268,21 @@ public final class ServeCommand implements Callable<Integer> {
         generated);
   }
 
-  /** The room's topics: a slow member is closed with 1008; with --cluster, shared via Redis. */
+  /** The room's topics: a slow member is closed with 1008; with --cluster, shared (Redis, NATS). */
   private Topics topics() {
     Topics.Builder b = Topics.builder()
         .maxQueuedBytes(sendQueue)
         .overflow(Topics.Overflow.CLOSE_POLICY_VIOLATION);
     if (cluster != null) {
-      if (!cluster.startsWith("redis://") && !cluster.startsWith("rediss://")) {
-        throw new ParameterException(spec.commandLine(),
-            "--cluster takes a Redis URI, redis://HOST:PORT or rediss://HOST:PORT, not " + cluster);
+      if (cluster.startsWith("redis://") || cluster.startsWith("rediss://")) {
+        b.backplane(RedisBackplane.builder().uri(cluster).build());
+      } else if (cluster.startsWith("nats://") || cluster.startsWith("tls://")) {
+        b.backplane(NatsBackplane.builder().url(cluster).build());
+      } else {
+        throw new ParameterException(spec.commandLine(), "--cluster takes a Redis URI"
+            + " (redis://HOST:PORT, rediss://HOST:PORT) or a NATS URL (nats://HOST:PORT,"
+            + " tls://HOST:PORT), not " + cluster);
       }
-      b.backplane(RedisBackplane.builder().uri(cluster).build());
     }
     return b.build();
   }

@@ -1,0 +1,389 @@
+package dev.wsjava.cluster.nats;
+
+import dev.wsjava.Topics;
+import io.nats.client.Connection;
+import io.nats.client.ConnectionListener;
+import io.nats.client.Dispatcher;
+import io.nats.client.Nats;
+import io.nats.client.Options;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * A {@link Topics.Backplane} over core NATS: the nodes that share one NATS server (or cluster)
+ * share their topics. Each node subscribes to a NATS subject per topic it has subscribers for,
+ * receives each message once and fans it out locally. The connection is made with {@code noEcho},
+ * so NATS does not send a node its own publications back (it delivered them locally already).
+ *
+ * <pre>{@code
+ * Topics topics = Topics.builder()
+ *     .backplane(NatsBackplane.builder().url("nats://127.0.0.1:4222").build())
+ *     .build();
+ * }</pre>
+ *
+ * <p><b>Outages.</b> Core NATS delivers at most once. When the server restarts or the network
+ * drops, the node reconnects by itself (every {@link Builder#reconnectDelay}, without end) and
+ * the client subscribes to its subjects again. Messages published on other nodes meanwhile are
+ * lost for this node: it counts them in {@link #missed()} when the next message of that
+ * publisher on that topic arrives (each message carries a sequence number per publisher and
+ * topic). Publications made on this node while it is disconnected reach
+ * its own subscribers only, and are counted in {@link #publishFailures()}: they are not handed to
+ * the client's buffer while it reconnects, so nothing arrives late and out of order. After a
+ * reconnect, a check restarts a connection whose client does not write again (counted in {@link
+ * #writerRestarts()}).
+ *
+ * <p><b>No history.</b> This backplane keeps none ({@link #keepsHistory()} is false): a
+ * subscriber that comes back with the id of the last message it saw receives the gap signal of
+ * {@link Topics.Envelope}, exactly as on a single node, and reloads its state.
+ *
+ * <p>Subjects: {@code <prefix><topic>}, the topic escaped so that any name is one valid subject
+ * token: letters, digits, {@code -} and {@code _} stand for themselves, every other UTF-8 octet is
+ * written {@code %XX}, and the empty name is {@code %}. Wire format of a message: one octet (1 =
+ * text, 0 = binary), the publisher's 16-octet node id, an 8-octet epoch, an 8-octet sequence
+ * number within it, then the payload.
+ *
+ * <p>Thread-safe.
+ */
+public final class NatsBackplane implements Topics.Backplane {
+  /**
+   * How often the client's writer is checked, and how long a flush may take before the writer
+   * counts as stuck: a second, far above a PING's round trip, and short beside an outage.
+   */
+  private static final Duration WRITER_CHECK = Duration.ofSeconds(1);
+
+  private final String url;
+  private final String prefix;
+  private final Duration reconnectDelay;
+  private final Sequences sequences = new Sequences();
+  /** The NATS subscription of each topic this node has subscribers for. */
+  private final ConcurrentHashMap<String, io.nats.client.Subscription> subjects =
+      new ConcurrentHashMap<>();
+  private final LongAdder received = new LongAdder();
+  private final LongAdder publishFailures = new LongAdder();
+  private final LongAdder disconnects = new LongAdder();
+  private volatile Connection connection;
+  private volatile ScheduledExecutorService watchdog;
+  private final LongAdder writerRestarts = new LongAdder();
+  private volatile Dispatcher dispatcher;
+  private volatile Topics topics;
+  /** Completed when the connection first drops (tests wait for it). */
+  final CompletableFuture<Void> disconnected = new CompletableFuture<>();
+
+  private NatsBackplane(Builder b) {
+    this.url = b.url;
+    this.prefix = b.prefix;
+    this.reconnectDelay = b.reconnectDelay;
+  }
+
+  /**
+   * Starts building a backplane.
+   *
+   * @return a builder
+   */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * Connects to NATS.
+   *
+   * @throws UncheckedIOException when the server cannot be reached now (later outages are
+   *     reconnected by themselves)
+   */
+  @Override
+  public void start(Topics topics) {
+    this.topics = topics;
+    Options options = Options.builder()
+        .server(url)
+        .noEcho()
+        .maxReconnects(-1)
+        .reconnectWait(reconnectDelay)
+        .connectionListener(this::connectionEvent)
+        .errorListener(new io.nats.client.ErrorListener() { // the default one prints; we count
+          @Override
+          public void messageDiscarded(Connection c, io.nats.client.Message m) {
+            publishFailures.increment();
+          }
+        })
+        .build();
+    try {
+      connection = Nats.connect(options);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot connect to NATS at " + url + ": " + e.getMessage(), e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while connecting to NATS at " + url, e);
+    }
+    dispatcher = connection.createDispatcher();
+    ScheduledExecutorService w = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "wsjava-nats-watchdog");
+      t.setDaemon(true);
+      return t;
+    });
+    watchdog = w;
+    w.scheduleWithFixedDelay(this::checkWriter, WRITER_CHECK.toMillis(), WRITER_CHECK.toMillis(),
+        TimeUnit.MILLISECONDS);
+  }
+
+  /**
+   * Checks that the client still writes, after each reconnect and every {@link #WRITER_CHECK}: a
+   * flush (a PING that the server answers) must complete within that time; when it does not, the
+   * connection is restarted. jnats 2.25.1 can leave its writer reading the queue of a reconnect that is over (a
+   * race between its reconnecting thread and its writer; nats.java issue 1522): the connection
+   * then receives but never sends again, and this node would stay cut off from the others.
+   */
+  private void checkWriter() {
+    Connection c = connection;
+    if (c == null || c.getStatus() != Connection.Status.CONNECTED) {
+      return; // the next reconnect checks again
+    }
+    try {
+      c.flush(WRITER_CHECK);
+    } catch (TimeoutException stuck) {
+      writerRestarts.increment();
+      try {
+        c.forceReconnect(); // checked again once reconnected
+      } catch (IOException | RuntimeException e) {
+        // the client goes on reconnecting by itself
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (RuntimeException closedOrDisconnected) {
+      // the next reconnect checks again
+    }
+  }
+
+  private void connectionEvent(Connection c, ConnectionListener.Events event) {
+    if (event == ConnectionListener.Events.DISCONNECTED) {
+      disconnects.increment();
+      disconnected.complete(null);
+    } else if (event == ConnectionListener.Events.RECONNECTED) {
+      ScheduledExecutorService w = watchdog;
+      if (w != null && !w.isShutdown()) {
+        w.execute(this::checkWriter);
+      }
+    }
+  }
+
+  @Override
+  public void subscribe(String topic) {
+    Dispatcher d = dispatcher;
+    // While disconnected the client registers it and subscribes when the connection is back.
+    subjects.computeIfAbsent(topic, t -> d.subscribe(subject(t), m -> receive(t, m.getData())));
+  }
+
+  @Override
+  public void unsubscribe(String topic) {
+    io.nats.client.Subscription s = subjects.remove(topic);
+    if (s != null) {
+      try {
+        dispatcher.unsubscribe(s);
+      } catch (IllegalStateException closed) {
+        // closing: nothing to stop
+      }
+    }
+    sequences.forget(topic);
+  }
+
+  private void receive(String topic, byte[] message) {
+    if (message == null || message.length < 1 + Sequences.HEADER) {
+      return; // not ours
+    }
+    ByteBuffer m = ByteBuffer.wrap(message);
+    boolean text = m.get() == 1;
+    if (!sequences.accept(topic, m)) {
+      return; // its own, or a repeat
+    }
+    received.increment();
+    Topics t = topics;
+    if (t != null) {
+      t.publishLocal(topic, text, m);
+    }
+  }
+
+  @Override
+  public void publish(String topic, boolean text, ByteBuffer payload) {
+    sequences.numbered(topic, subjects::containsKey, header -> {
+      byte[] m = ByteBuffer.allocate(1 + Sequences.HEADER + payload.remaining())
+          .put((byte) (text ? 1 : 0)).put(header).put(payload.duplicate()).array();
+      Connection c = connection;
+      // Nothing waits in the client's buffer while disconnected: a publication then fails at
+      // once (counted) instead of reaching the other nodes late, after newer ones.
+      if (c.getStatus() != Connection.Status.CONNECTED) {
+        publishFailures.increment();
+        return;
+      }
+      try {
+        c.publish(subject(topic), m);
+      } catch (IllegalStateException closed) {
+        publishFailures.increment();
+      }
+    });
+  }
+
+  /** The subject of a topic: {@code prefix} and the topic escaped to one valid token. */
+  String subject(String topic) {
+    if (topic.isEmpty()) {
+      return prefix + "%";
+    }
+    StringBuilder s = new StringBuilder(prefix.length() + topic.length());
+    s.append(prefix);
+    for (byte b : topic.getBytes(StandardCharsets.UTF_8)) {
+      if ((b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') || (b >= '0' && b <= '9')
+          || b == '-' || b == '_') {
+        s.append((char) b);
+      } else {
+        s.append('%').append(Character.toUpperCase(Character.forDigit((b >> 4) & 0xf, 16)))
+            .append(Character.toUpperCase(Character.forDigit(b & 0xf, 16)));
+      }
+    }
+    return s.toString();
+  }
+
+  /**
+   * Returns how many messages of other nodes arrived from NATS.
+   *
+   * @return the count
+   */
+  public long received() {
+    return received.sum();
+  }
+
+  /**
+   * Returns how many messages of other nodes this node knows it missed (gaps in their sequence
+   * numbers, seen when the next message arrives): lost during an outage.
+   *
+   * @return the count
+   */
+  public long missed() {
+    return sequences.missed();
+  }
+
+  /**
+   * Returns how many messages arrived a second time and were dropped, so that no subscriber sees
+   * one twice.
+   *
+   * @return the count
+   */
+  public long duplicates() {
+    return sequences.duplicates();
+  }
+
+  /**
+   * Returns how many publications of this node did not reach NATS (disconnected).
+   *
+   * @return the count
+   */
+  public long publishFailures() {
+    return publishFailures.sum();
+  }
+
+  /**
+   * Returns how many times the connection to NATS dropped (each is followed by reconnecting).
+   *
+   * @return the count
+   */
+  public long disconnects() {
+    return disconnects.sum();
+  }
+
+  /**
+   * Returns how many times a connection was restarted because its client did not write after a
+   * reconnect (see the class's "Outages").
+   *
+   * @return the count
+   */
+  public long writerRestarts() {
+    return writerRestarts.sum();
+  }
+
+  @Override
+  public void close() {
+    if (watchdog != null) {
+      watchdog.shutdownNow();
+    }
+    Connection c = connection;
+    if (c != null) {
+      try {
+        c.close();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  /** Configures a {@link NatsBackplane}. Not thread-safe. */
+  public static final class Builder {
+    private String url = "nats://127.0.0.1:4222";
+    private String prefix = "wsjava.topic.";
+    private Duration reconnectDelay = Duration.ofSeconds(1);
+
+    private Builder() {}
+
+    /**
+     * Sets the NATS server to use; default {@code nats://127.0.0.1:4222}.
+     *
+     * @param natsUrl for example {@code nats://host:4222}, {@code nats://user:password@host:4222}
+     *     or {@code tls://host:4222}
+     * @return this builder
+     */
+    public Builder url(String natsUrl) {
+      this.url = Objects.requireNonNull(natsUrl, "natsUrl");
+      return this;
+    }
+
+    /**
+     * Sets the prefix of the subjects; default {@code wsjava.topic.}. Nodes that share topics use
+     * the same prefix.
+     *
+     * @param subjectPrefix the prefix: tokens of a NATS subject, ending with a dot
+     * @return this builder
+     * @throws IllegalArgumentException when it does not end with a dot, or holds white space or a
+     *     wildcard
+     */
+    public Builder subjectPrefix(String subjectPrefix) {
+      Objects.requireNonNull(subjectPrefix, "subjectPrefix");
+      if (!subjectPrefix.endsWith(".") || subjectPrefix.startsWith(".")
+          || subjectPrefix.contains("..") || subjectPrefix.matches(".*[\\s*>].*")) {
+        throw new IllegalArgumentException(
+            "a subject prefix is tokens ending with a dot, without white space, * or >: "
+                + subjectPrefix);
+      }
+      this.prefix = subjectPrefix;
+      return this;
+    }
+
+    /**
+     * Sets the wait between attempts to reconnect; default 1 s.
+     *
+     * @param wait the wait
+     * @return this builder
+     */
+    public Builder reconnectDelay(Duration wait) {
+      this.reconnectDelay = Objects.requireNonNull(wait, "wait");
+      return this;
+    }
+
+    /**
+     * Builds the backplane; it connects when {@link Topics.Builder#build()} starts it.
+     *
+     * @return the backplane
+     */
+    public NatsBackplane build() {
+      return new NatsBackplane(this);
+    }
+  }
+}
