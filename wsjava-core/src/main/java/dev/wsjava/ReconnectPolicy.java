@@ -13,14 +13,9 @@ import java.util.Objects;
  * <p>See {@link WebSocketClient.Builder#reconnect(ReconnectPolicy)} for which closes are followed
  * by a reconnection. Immutable.
  *
- * @param initialDelay the wait before the first attempt
- * @param maxDelay the longest wait between attempts
- * @param multiplier how much each wait grows over the one before, at least 1
- * @param jitter the random fraction of each wait, 0 to 1
- * @param maxAttempts attempts before giving up after a drop; 0 to try forever
+ * <p>Made with {@link #builder()} (every setting starts at its default) or {@link #defaults()}.
  */
-public record ReconnectPolicy(
-    Duration initialDelay, Duration maxDelay, double multiplier, double jitter, int maxAttempts) {
+public final class ReconnectPolicy {
 
   /** 500 ms: a server restart takes about that; sooner would mostly find the port closed. */
   public static final Duration DEFAULT_INITIAL_DELAY = Duration.ofMillis(500);
@@ -31,18 +26,15 @@ public record ReconnectPolicy(
   /** 0.5: each wait is between half and all of its step, so many clients do not come back at once. */
   public static final double DEFAULT_JITTER = 0.5;
 
-  /**
-   * Checks the policy.
-   *
-   * @param initialDelay positive
-   * @param maxDelay at least {@code initialDelay}
-   * @param multiplier at least 1
-   * @param jitter 0 to 1
-   * @param maxAttempts zero (forever) or more
-   */
-  public ReconnectPolicy {
-    Objects.requireNonNull(initialDelay, "initialDelay");
-    Objects.requireNonNull(maxDelay, "maxDelay");
+  private final Duration initialDelay;
+  private final Duration maxDelay;
+  private final double multiplier;
+  private final double jitter;
+  private final int maxAttempts;
+
+  private ReconnectPolicy(Builder b) {
+    Duration initialDelay = Objects.requireNonNull(b.initialDelay, "initialDelay");
+    Duration maxDelay = Objects.requireNonNull(b.maxDelay, "maxDelay");
     if (initialDelay.isNegative() || initialDelay.isZero()) {
       throw new IllegalArgumentException("initialDelay must be positive: " + initialDelay);
     }
@@ -50,15 +42,45 @@ public record ReconnectPolicy(
       throw new IllegalArgumentException(
           "maxDelay must be at least initialDelay: " + maxDelay + " < " + initialDelay);
     }
-    if (!(multiplier >= 1.0) || Double.isInfinite(multiplier)) {
-      throw new IllegalArgumentException("multiplier must be at least 1: " + multiplier);
+    if (!(b.multiplier >= 1.0) || Double.isInfinite(b.multiplier)) {
+      throw new IllegalArgumentException("multiplier must be at least 1: " + b.multiplier);
     }
-    if (!(jitter >= 0.0 && jitter <= 1.0)) {
-      throw new IllegalArgumentException("jitter must be 0 to 1: " + jitter);
+    if (!(b.jitter >= 0.0 && b.jitter <= 1.0)) {
+      throw new IllegalArgumentException("jitter must be 0 to 1: " + b.jitter);
     }
-    if (maxAttempts < 0) {
-      throw new IllegalArgumentException("maxAttempts must not be negative (0 is forever): " + maxAttempts);
+    if (b.maxAttempts < 0) {
+      throw new IllegalArgumentException(
+          "maxAttempts must not be negative (0 is forever): " + b.maxAttempts);
     }
+    this.initialDelay = initialDelay;
+    this.maxDelay = maxDelay;
+    this.multiplier = b.multiplier;
+    this.jitter = b.jitter;
+    this.maxAttempts = b.maxAttempts;
+  }
+
+  /**
+   * Starts a policy from the defaults.
+   *
+   * @return a builder
+   */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * Returns a builder with this policy's settings.
+   *
+   * @return a builder
+   */
+  public Builder toBuilder() {
+    Builder b = new Builder();
+    b.initialDelay = initialDelay;
+    b.maxDelay = maxDelay;
+    b.multiplier = multiplier;
+    b.jitter = jitter;
+    b.maxAttempts = maxAttempts;
+    return b;
   }
 
   /**
@@ -67,58 +89,54 @@ public record ReconnectPolicy(
    * @return the default policy
    */
   public static ReconnectPolicy defaults() {
-    return new ReconnectPolicy(
-        DEFAULT_INITIAL_DELAY, DEFAULT_MAX_DELAY, DEFAULT_MULTIPLIER, DEFAULT_JITTER, 0);
+    return DEFAULTS;
+  }
+
+  private static final ReconnectPolicy DEFAULTS = new Builder().build();
+
+  /**
+   * Returns the wait before the first attempt.
+   *
+   * @return the wait before the first attempt
+   */
+  public Duration initialDelay() {
+    return initialDelay;
   }
 
   /**
-   * Returns a copy with another first wait.
+   * Returns the longest wait between attempts.
    *
-   * @param value positive, at most {@link #maxDelay()}
-   * @return the new policy
+   * @return the longest wait between attempts
    */
-  public ReconnectPolicy withInitialDelay(Duration value) {
-    return new ReconnectPolicy(value, maxDelay, multiplier, jitter, maxAttempts);
+  public Duration maxDelay() {
+    return maxDelay;
   }
 
   /**
-   * Returns a copy with another longest wait.
+   * Returns how much each wait grows over the one before.
    *
-   * @param value at least {@link #initialDelay()}
-   * @return the new policy
+   * @return how much each wait grows over the one before
    */
-  public ReconnectPolicy withMaxDelay(Duration value) {
-    return new ReconnectPolicy(initialDelay, value, multiplier, jitter, maxAttempts);
+  public double multiplier() {
+    return multiplier;
   }
 
   /**
-   * Returns a copy with another growth factor.
+   * Returns the random fraction of each wait.
    *
-   * @param value at least 1 (1 waits the same each time)
-   * @return the new policy
+   * @return the random fraction of each wait
    */
-  public ReconnectPolicy withMultiplier(double value) {
-    return new ReconnectPolicy(initialDelay, maxDelay, value, jitter, maxAttempts);
+  public double jitter() {
+    return jitter;
   }
 
   /**
-   * Returns a copy with another random fraction.
+   * Returns attempts before giving up after a drop; 0 tries forever.
    *
-   * @param value 0 (exact waits) to 1 (full jitter)
-   * @return the new policy
+   * @return attempts before giving up after a drop; 0 tries forever
    */
-  public ReconnectPolicy withJitter(double value) {
-    return new ReconnectPolicy(initialDelay, maxDelay, multiplier, value, maxAttempts);
-  }
-
-  /**
-   * Returns a copy with another bound on attempts.
-   *
-   * @param value attempts after each drop; 0 to try forever
-   * @return the new policy
-   */
-  public ReconnectPolicy withMaxAttempts(int value) {
-    return new ReconnectPolicy(initialDelay, maxDelay, multiplier, jitter, value);
+  public int maxAttempts() {
+    return maxAttempts;
   }
 
   /**
@@ -137,5 +155,101 @@ public record ReconnectPolicy(
             maxDelay.toNanos(),
             initialDelay.toNanos() * Math.pow(multiplier, Math.min(attempt - 1, 1000)));
     return Duration.ofNanos((long) (step * (1.0 - jitter * random)));
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof ReconnectPolicy p && initialDelay.equals(p.initialDelay)
+        && maxDelay.equals(p.maxDelay) && Double.compare(multiplier, p.multiplier) == 0
+        && Double.compare(jitter, p.jitter) == 0 && maxAttempts == p.maxAttempts;
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(initialDelay, maxDelay, multiplier, jitter, maxAttempts);
+  }
+
+  @Override
+  public String toString() {
+    return "ReconnectPolicy[initialDelay=" + initialDelay + ", maxDelay=" + maxDelay
+        + ", multiplier=" + multiplier + ", jitter=" + jitter + ", maxAttempts=" + maxAttempts
+        + "]";
+  }
+
+  /** Settings of a {@link ReconnectPolicy}; each starts at its default. Not thread-safe. */
+  public static final class Builder {
+    private Duration initialDelay = DEFAULT_INITIAL_DELAY;
+    private Duration maxDelay = DEFAULT_MAX_DELAY;
+    private double multiplier = DEFAULT_MULTIPLIER;
+    private double jitter = DEFAULT_JITTER;
+    private int maxAttempts;
+
+    private Builder() {}
+
+    /**
+     * Sets the wait before the first attempt.
+     *
+     * @param value positive; {@link #DEFAULT_INITIAL_DELAY} by default
+     * @return this builder
+     */
+    public Builder initialDelay(Duration value) {
+      initialDelay = value;
+      return this;
+    }
+
+    /**
+     * Sets the longest wait between attempts.
+     *
+     * @param value at least the initial delay; {@link #DEFAULT_MAX_DELAY} by default
+     * @return this builder
+     */
+    public Builder maxDelay(Duration value) {
+      maxDelay = value;
+      return this;
+    }
+
+    /**
+     * Sets how much each wait grows over the one before.
+     *
+     * @param value at least 1; {@link #DEFAULT_MULTIPLIER} by default
+     * @return this builder
+     */
+    public Builder multiplier(double value) {
+      multiplier = value;
+      return this;
+    }
+
+    /**
+     * Sets the random fraction of each wait.
+     *
+     * @param value 0 (exact waits) to 1 (full jitter); {@link #DEFAULT_JITTER} by default
+     * @return this builder
+     */
+    public Builder jitter(double value) {
+      jitter = value;
+      return this;
+    }
+
+    /**
+     * Sets how many attempts follow a drop before giving up.
+     *
+     * @param value 0 (the default) to try forever, or more
+     * @return this builder
+     */
+    public Builder maxAttempts(int value) {
+      maxAttempts = value;
+      return this;
+    }
+
+    /**
+     * Checks the settings and makes the policy.
+     *
+     * @return the policy
+     * @throws IllegalArgumentException when a setting is out of its range
+     * @throws NullPointerException when a delay is null
+     */
+    public ReconnectPolicy build() {
+      return new ReconnectPolicy(this);
+    }
   }
 }

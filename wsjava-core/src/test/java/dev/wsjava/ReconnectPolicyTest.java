@@ -8,10 +8,11 @@ import org.junit.jupiter.api.Test;
 
 class ReconnectPolicyTest {
   static final ReconnectPolicy EXACT =
-      ReconnectPolicy.defaults()
-          .withInitialDelay(Duration.ofMillis(100))
-          .withMaxDelay(Duration.ofMillis(1000))
-          .withJitter(0);
+      ReconnectPolicy.builder()
+          .initialDelay(Duration.ofMillis(100))
+          .maxDelay(Duration.ofMillis(1000))
+          .jitter(0)
+          .build();
 
   @Test
   void waitsGrowByTheMultiplierUpToTheMaximum() {
@@ -20,17 +21,25 @@ class ReconnectPolicyTest {
     assertThat(EXACT.delay(4, 0.7)).isEqualTo(Duration.ofMillis(800));
     assertThat(EXACT.delay(5, 0.7)).isEqualTo(Duration.ofMillis(1000));
     assertThat(EXACT.delay(Integer.MAX_VALUE, 0.7)).isEqualTo(Duration.ofMillis(1000));
-    assertThat(EXACT.withMultiplier(1).delay(9, 0)).isEqualTo(Duration.ofMillis(100));
+    assertThat(EXACT.toBuilder().multiplier(1).build().delay(9, 0)).isEqualTo(Duration.ofMillis(100));
   }
 
   @Test
   void jitterTakesARandomFractionOffTheWait() {
-    ReconnectPolicy full = EXACT.withJitter(1);
+    ReconnectPolicy full = EXACT.toBuilder().jitter(1).build();
     assertThat(full.delay(2, 0.0)).isEqualTo(Duration.ofMillis(200));
     assertThat(full.delay(2, 0.5)).isEqualTo(Duration.ofMillis(100));
     assertThat(full.delay(2, 0.999)).isLessThan(Duration.ofMillis(1));
-    ReconnectPolicy half = EXACT.withJitter(0.5);
+    ReconnectPolicy half = EXACT.toBuilder().jitter(0.5).build();
     assertThat(half.delay(2, 0.999)).isBetween(Duration.ofMillis(100), Duration.ofMillis(101));
+  }
+
+  @Test
+  void aPolicyEqualsAnotherWithTheSameSettingsAndComesBackFromItsBuilder() {
+    assertThat(EXACT.toBuilder().build()).isEqualTo(EXACT).hasSameHashCodeAs(EXACT);
+    assertThat(EXACT.toBuilder().maxAttempts(3).build()).isNotEqualTo(EXACT);
+    assertThat(ReconnectPolicy.builder().build()).isEqualTo(ReconnectPolicy.defaults());
+    assertThat(EXACT.toString()).contains("initialDelay=PT0.1S", "jitter=0.0");
   }
 
   @Test
@@ -45,12 +54,12 @@ class ReconnectPolicyTest {
 
   @Test
   void refusesValuesThatMakeNoSense() {
-    assertThatThrownBy(() -> EXACT.withInitialDelay(Duration.ZERO)).hasMessageContaining("initialDelay");
-    assertThatThrownBy(() -> EXACT.withMaxDelay(Duration.ofMillis(50))).hasMessageContaining("at least initialDelay");
-    assertThatThrownBy(() -> EXACT.withMultiplier(0.5)).hasMessageContaining("multiplier");
-    assertThatThrownBy(() -> EXACT.withMultiplier(Double.NaN)).hasMessageContaining("multiplier");
-    assertThatThrownBy(() -> EXACT.withJitter(1.5)).hasMessageContaining("jitter");
-    assertThatThrownBy(() -> EXACT.withMaxAttempts(-1)).hasMessageContaining("maxAttempts");
+    assertThatThrownBy(() -> EXACT.toBuilder().initialDelay(Duration.ZERO).build()).hasMessageContaining("initialDelay");
+    assertThatThrownBy(() -> EXACT.toBuilder().maxDelay(Duration.ofMillis(50)).build()).hasMessageContaining("at least initialDelay");
+    assertThatThrownBy(() -> EXACT.toBuilder().multiplier(0.5).build()).hasMessageContaining("multiplier");
+    assertThatThrownBy(() -> EXACT.toBuilder().multiplier(Double.NaN).build()).hasMessageContaining("multiplier");
+    assertThatThrownBy(() -> EXACT.toBuilder().jitter(1.5).build()).hasMessageContaining("jitter");
+    assertThatThrownBy(() -> EXACT.toBuilder().maxAttempts(-1).build()).hasMessageContaining("maxAttempts");
     assertThatThrownBy(() -> EXACT.delay(0, 0)).hasMessageContaining("from 1");
   }
 }

@@ -24,11 +24,12 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 class ReconnectTest {
   static final ReconnectPolicy FAST =
-      ReconnectPolicy.defaults()
-          .withInitialDelay(Duration.ofMillis(50))
-          .withMaxDelay(Duration.ofMillis(200))
-          .withJitter(0)
-          .withMaxAttempts(100);
+      ReconnectPolicy.builder()
+          .initialDelay(Duration.ofMillis(50))
+          .maxDelay(Duration.ofMillis(200))
+          .jitter(0)
+          .maxAttempts(100)
+          .build();
 
   WebSocketServer server;
   WebSocketClient client;
@@ -277,7 +278,7 @@ class ReconnectTest {
   @EnumSource(Transport.class)
   void givesUpAfterMaxAttemptsWith1006(Transport t) throws Exception {
     Events events = new Events();
-    WebSocket ws = connectThenLoseTheServer(t, events, FAST.withMaxAttempts(3));
+    WebSocket ws = connectThenLoseTheServer(t, events, FAST.toBuilder().maxAttempts(3).build());
     assertThat(events.closed.get(10, TimeUnit.SECONDS)).isEqualTo(1006);
     assertThat(events.attempts.get()).isEqualTo(3);
     ws.closeFuture().get(5, TimeUnit.SECONDS);
