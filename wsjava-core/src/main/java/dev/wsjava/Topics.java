@@ -7,14 +7,17 @@ import dev.wsjava.session.SharedFrameEncoder;
 import dev.wsjava.transport.Connection;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BiConsumer;
 
 /**
  * Named topics that server-side WebSockets subscribe to, and a publish that reaches every
@@ -70,6 +73,13 @@ public final class Topics implements AutoCloseable {
 
   /** The default {@link Builder#maxQueuedBytes}: 1 MiB, several seconds of a busy chat. */
   public static final long DEFAULT_MAX_QUEUED_BYTES = 1 << 20;
+
+  /**
+   * How long a subscriber coming back with an id waits for the history by default: long enough
+   * for a history read across a busy network, short enough that a client whose node lost its
+   * engine hears of the gap before a user would call the page frozen.
+   */
+  public static final Duration DEFAULT_RECOVERY_TIMEOUT = Duration.ofSeconds(5);
 
   /** What happens to a subscriber whose queue is full. */
   public enum Overflow {
@@ -233,6 +243,8 @@ public final class Topics implements AutoCloseable {
   private final Backplane backplane;
   private final boolean history;
   private final Envelope envelope;
+  private final Duration recoveryTimeout;
+  private final BiConsumer<Duration, Runnable> timer;
   private final ConcurrentHashMap<String, Topic> topics = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<Object, SharedFrameEncoder> encoders = new ConcurrentHashMap<>();
   private final LongAdder published = new LongAdder();
@@ -246,6 +258,8 @@ public final class Topics implements AutoCloseable {
     this.backplane = b.backplane;
     this.history = b.backplane != null && b.backplane.keepsHistory();
     this.envelope = b.envelope;
+    this.recoveryTimeout = b.recoveryTimeout;
+    this.timer = b.timer;
   }
 
   /**
@@ -420,7 +434,8 @@ public final class Topics implements AutoCloseable {
    * than the backplane's history holds, or not an id, or there is no history) it receives the
    * {@linkplain Envelope#gap gap signal} instead of the missed messages, then the live ones.
    * Messages published meanwhile wait in its queue (bounded as usual; when {@link
-   * Overflow#DROP_OLDEST} drops one of them, it gets the gap signal).
+   * Overflow#DROP_OLDEST} drops one of them, it gets the gap signal). A history that has not
+   * answered within {@link Builder#recoveryTimeout} counts as none.
    *
    * @param ws a connection made by a {@link WebSocketServer} or {@link WebSocketClient}
    * @param topic the topic's name
@@ -442,7 +457,7 @@ public final class Topics implements AutoCloseable {
       return CompletableFuture.completedFuture(false);
     }
     CompletableFuture<List<Backplane.Entry>> missed = history
-        ? backplane.history(topic, lastId)
+        ? within(recoveryTimeout, backplane.history(topic, lastId))
         : CompletableFuture.completedFuture(null);
     return missed.handle((entries, e) -> {
       if (e != null || entries == null) {
@@ -459,6 +474,22 @@ public final class Topics implements AutoCloseable {
       }
       return s.recovered(topic, items, last, backplane::compareIds);
     });
+  }
+
+  /**
+   * The history's {@code answer}, or null (the gap signal) when it has not come after {@code
+   * bound}: a backplane cut off from its engine cannot answer until the engine is back, and the
+   * subscriber's live messages wait meanwhile. A late answer is ignored.
+   */
+  private CompletableFuture<List<Backplane.Entry>> within(
+      Duration bound, CompletableFuture<List<Backplane.Entry>> answer) {
+    if (answer.isDone()) {
+      return answer;
+    }
+    CompletableFuture<List<Backplane.Entry>> first = new CompletableFuture<>();
+    answer.whenComplete((entries, e) -> first.complete(e == null ? entries : null));
+    timer.accept(bound, () -> first.complete(null));
+    return first;
   }
 
   /**
@@ -788,8 +819,35 @@ public final class Topics implements AutoCloseable {
     private Overflow overflow = Overflow.DROP_OLDEST;
     private Backplane backplane;
     private Envelope envelope = Envelope.LINE;
+    private Duration recoveryTimeout = DEFAULT_RECOVERY_TIMEOUT;
+    private BiConsumer<Duration, Runnable> timer = (delay, task) ->
+        CompletableFuture.delayedExecutor(delay.toNanos(), TimeUnit.NANOSECONDS).execute(task);
 
     private Builder() {}
+
+    /**
+     * Sets how long a subscriber that comes back with an id (see {@link #subscribe(WebSocket,
+     * String, String)}) waits for the backplane's history; default {@link
+     * #DEFAULT_RECOVERY_TIMEOUT}. Past it, it receives the gap signal and then the live messages,
+     * which were held meanwhile: a backplane cut off from its engine cannot answer until the
+     * engine is back, and the subscriber should not wait that long in silence.
+     *
+     * @param timeout more than zero
+     * @return this builder
+     */
+    public Builder recoveryTimeout(Duration timeout) {
+      if (timeout.isNegative() || timeout.isZero()) {
+        throw new IllegalArgumentException("recoveryTimeout must be more than zero, was " + timeout);
+      }
+      this.recoveryTimeout = timeout;
+      return this;
+    }
+
+    /** Runs the recovery timeouts; tests fire them by hand. */
+    Builder timer(BiConsumer<Duration, Runnable> timer) {
+      this.timer = Objects.requireNonNull(timer, "timer");
+      return this;
+    }
 
     /**
      * Sets how subscribers receive each message's id when the backplane keeps a history; default

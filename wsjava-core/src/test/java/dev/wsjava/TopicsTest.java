@@ -675,4 +675,43 @@ class TopicsTest {
       }
     });
   }
+
+  @ParameterizedTest(name = "{0}")
+  @EnumSource(Transport.class)
+  void aHistoryThatDoesNotAnswerInTimeGivesTheGapSignalThenTheHeldLiveMessages(Transport t) {
+    assertTimeoutPreemptively(LIMIT, () -> {
+      HandHistory history = new HandHistory(); // never answers until the test says so
+      List<Duration> delays = new CopyOnWriteArrayList<>();
+      List<Runnable> timeouts = new CopyOnWriteArrayList<>();
+      Topics topics = Topics.builder().backplane(history).recoveryTimeout(Duration.ofSeconds(3))
+          .timer((delay, task) -> {
+            delays.add(delay);
+            timeouts.add(task);
+          })
+          .build();
+      try (Room room = new Room(t, topics, null);
+          WebSocketClient client = client(t, null)) {
+        Inbox in = new Inbox(3);
+        client.connect(room.uri("back", "other"), in).get(10, TimeUnit.SECONDS);
+        WebSocket ws = room.await("back");
+        CompletableFuture<Boolean> recovered = room.topics.subscribe(ws, "t", "1-0");
+        live(room, 2, "two"); // held while the history is awaited
+        assertThat(recovered).as("the history has not answered").isNotDone();
+        assertThat(delays).containsExactly(Duration.ofSeconds(3));
+        timeouts.get(0).run();
+        assertThat(recovered.get(10, TimeUnit.SECONDS)).as("it was sent the gap signal").isFalse();
+        // The answer comes late: it is ignored, so "2" is not given a second time.
+        history.reply.complete(List.of(HandHistory.entry(2, "two")));
+        live(room, 3, "three");
+        in.await();
+        assertThat(in.texts).containsExactly("- t\n", "2-0 t\ntwo", "3-0 t\nthree");
+      }
+    });
+  }
+
+  @Test
+  void aRecoveryTimeoutIsMoreThanZero() {
+    assertThatThrownBy(() -> Topics.builder().recoveryTimeout(Duration.ZERO))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("recoveryTimeout");
+  }
 }
