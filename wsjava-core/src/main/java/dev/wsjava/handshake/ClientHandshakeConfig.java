@@ -6,7 +6,6 @@ import dev.wsjava.extension.ExtensionOffer;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
 
@@ -60,25 +59,8 @@ public record ClientHandshakeConfig(
             "subprotocol " + p + " is offered twice; offers must be unique (RFC 6455 §4.1)");
       }
     }
-    extensions = List.copyOf(extensions);
-    seen.clear();
-    for (ExtensionFactory f : extensions) {
-      if (!HttpSyntax.isToken(f.name())) {
-        throw new IllegalArgumentException("extension name is not a token: " + f.name());
-      }
-      if (!seen.add(f.name())) {
-        throw new IllegalArgumentException("two extension factories named " + f.name());
-      }
-    }
-    Objects.requireNonNull(headers, "headers");
-    for (int i = 0; i < headers.size(); i++) {
-      if (isOwnedByHandshake(headers.name(i))) {
-        throw new IllegalArgumentException(
-            "header "
-                + headers.name(i)
-                + " is written by the handshake itself and may not be set by hand");
-      }
-    }
+    extensions = HandshakeFields.extensions(extensions);
+    HandshakeFields.checkNotOwned(Objects.requireNonNull(headers, "headers"), true);
     Objects.requireNonNull(limits, "limits");
   }
 
@@ -160,14 +142,4 @@ public record ClientHandshakeConfig(
     return offers;
   }
 
-  private static boolean isOwnedByHandshake(String name) {
-    String n = name.toLowerCase(Locale.ROOT);
-    return n.equals("host")
-        || n.equals("upgrade")
-        || n.equals("connection")
-        || n.equals("origin")
-        || n.equals("content-length")
-        || n.equals("transfer-encoding")
-        || n.startsWith("sec-websocket-");
-  }
 }

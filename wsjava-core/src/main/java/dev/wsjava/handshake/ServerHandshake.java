@@ -521,12 +521,7 @@ public final class ServerHandshake {
                 + " was not offered by the client (RFC 6455 §4.2.2), which offered "
                 + request.headers().tokens("Sec-WebSocket-Protocol"));
       }
-      for (int i = 0; i < headers.size(); i++) {
-        if (ServerHandshakeConfig.isOwnedByHandshake(headers.name(i))) {
-          throw new IllegalArgumentException(
-              "header " + headers.name(i) + " is written by the handshake itself");
-        }
-      }
+      HandshakeFields.checkNotOwned(headers, false);
       // Keep every line of this response but its subprotocol and the blank line; then add.
       String head = new String(response, StandardCharsets.ISO_8859_1);
       StringBuilder sb = new StringBuilder(head.length() + 64);

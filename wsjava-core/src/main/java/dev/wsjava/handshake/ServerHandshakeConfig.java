@@ -2,11 +2,8 @@ package dev.wsjava.handshake;
 
 import dev.wsjava.Headers;
 import dev.wsjava.extension.ExtensionFactory;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Objects;
-import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
@@ -51,25 +48,8 @@ public record ServerHandshakeConfig(
   public ServerHandshakeConfig {
     Objects.requireNonNull(originPolicy, "originPolicy");
     Objects.requireNonNull(subprotocolSelector, "subprotocolSelector");
-    extensions = List.copyOf(extensions);
-    Set<String> seen = new HashSet<>();
-    for (ExtensionFactory f : extensions) {
-      if (!HttpSyntax.isToken(f.name())) {
-        throw new IllegalArgumentException("extension name is not a token: " + f.name());
-      }
-      if (!seen.add(f.name())) {
-        throw new IllegalArgumentException("two extension factories named " + f.name());
-      }
-    }
-    Objects.requireNonNull(headers, "headers");
-    for (int i = 0; i < headers.size(); i++) {
-      if (isOwnedByHandshake(headers.name(i))) {
-        throw new IllegalArgumentException(
-            "header "
-                + headers.name(i)
-                + " is written by the handshake itself and may not be set by hand");
-      }
-    }
+    extensions = HandshakeFields.extensions(extensions);
+    HandshakeFields.checkNotOwned(Objects.requireNonNull(headers, "headers"), false);
     Objects.requireNonNull(limits, "limits");
   }
 
@@ -131,14 +111,5 @@ public record ServerHandshakeConfig(
    */
   public ServerHandshakeConfig withLimits(HttpHeadLimits value) {
     return new ServerHandshakeConfig(originPolicy, subprotocolSelector, extensions, headers, value);
-  }
-
-  static boolean isOwnedByHandshake(String name) {
-    String n = name.toLowerCase(Locale.ROOT);
-    return n.equals("upgrade")
-        || n.equals("connection")
-        || n.equals("content-length")
-        || n.equals("transfer-encoding")
-        || n.startsWith("sec-websocket-");
   }
 }
