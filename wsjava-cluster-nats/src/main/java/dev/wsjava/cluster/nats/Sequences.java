@@ -36,17 +36,26 @@ final class Sequences {
     }
   }
 
+  /**
+   * Publisher-topic pairs remembered; past this many, the half heard from least recently is
+   * forgotten. Every node that ever published to a topic this node still subscribes to has a pair,
+   * so without a bound a long-lived topic would keep one for every restart of every node. A
+   * forgotten publisher's next message counts as its first: a gap just before it goes uncounted.
+   */
+  static final int MAX_REMEMBERED = 65_536;
+
   /** A publisher (its id) and a topic. */
   private record From(long high, long low, String topic) {}
 
-  /** The last number seen from one publisher on one topic. */
-  private record Last(long epoch, long seq) {}
+  /** The last number seen from one publisher on one topic, and when (in accepted messages). */
+  private record Last(long epoch, long seq, long heard) {}
 
   private final long high;
   private final long low;
   private final AtomicLong epochs = new AtomicLong();
   private final ConcurrentHashMap<String, Counter> counters = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<From, Last> seen = new ConcurrentHashMap<>();
+  private final AtomicLong heard = new AtomicLong();
   private final LongAdder missed = new LongAdder();
   private final LongAdder duplicates = new LongAdder();
 
@@ -90,25 +99,40 @@ final class Sequences {
       return false;
     }
     boolean[] fresh = {true};
+    long now = heard.incrementAndGet();
     seen.compute(from, (k, last) -> {
       if (last == null || epoch > last.epoch()) {
         if (last != null) {
           missed.add(seq - 1); // a new epoch numbers from 1
         }
-        return new Last(epoch, seq);
+        return new Last(epoch, seq, now);
       }
       if (epoch < last.epoch()) {
-        return last; // numbered by a counter dropped as the newer epoch began: late, not twice
+        // numbered by a counter dropped as the newer epoch began: late, not twice
+        return new Last(last.epoch(), last.seq(), now);
       }
       if (seq <= last.seq()) {
         duplicates.increment();
         fresh[0] = false;
-        return last;
+        return new Last(last.epoch(), last.seq(), now);
       }
       missed.add(seq - last.seq() - 1);
-      return new Last(epoch, seq);
+      return new Last(epoch, seq, now);
     });
+    if (seen.size() > MAX_REMEMBERED) {
+      forgetLeastRecent();
+    }
     return fresh[0];
+  }
+
+  /** Forgets the half of the pairs heard from least recently (one sort per half-bound added). */
+  private synchronized void forgetLeastRecent() {
+    if (seen.size() <= MAX_REMEMBERED) {
+      return; // another thread did it
+    }
+    long[] times = seen.values().stream().mapToLong(Last::heard).sorted().toArray();
+    long cut = times[times.length / 2];
+    seen.values().removeIf(l -> l.heard() < cut);
   }
 
   /** This node's last subscriber to {@code topic} left: what is not received is not missed. */
@@ -123,6 +147,11 @@ final class Sequences {
 
   long duplicates() {
     return duplicates.sum();
+  }
+
+  /** How many publisher-topic pairs are remembered (tests check that they are bounded). */
+  int remembered() {
+    return seen.size();
   }
 
   /** How many counters are kept (tests check that they are bounded). */

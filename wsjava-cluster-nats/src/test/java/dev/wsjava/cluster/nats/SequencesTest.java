@@ -92,4 +92,25 @@ class SequencesTest {
     assertThat(b.subject("")).isEqualTo("wsjava.topic.%");
     assertThat(b.subject("é")).isEqualTo("wsjava.topic.%C3%A9");
   }
+
+  @Test
+  void publishersHeardFromLongAgoAreForgottenPastTheBound() {
+    // Every publisher that ever published to a topic still subscribed here leaves a pair: as many
+    // nodes as the bound and one more (a restart is a new node), then the newest one again.
+    List<byte[]> newest = new ArrayList<>();
+    for (int i = 0; i <= Sequences.MAX_REMEMBERED; i++) {
+      Sequences node = new Sequences();
+      List<byte[]> h = new ArrayList<>();
+      node.numbered("t", t -> true, h::add);
+      node.numbered("t", t -> true, h::add);
+      assertThat(receive("t", h.get(0))).isTrue();
+      newest = h;
+    }
+    assertThat(receiver.remembered()).isBetween(Sequences.MAX_REMEMBERED / 2, Sequences.MAX_REMEMBERED);
+    // The one heard from last is remembered: its repeat is still caught, its next is no gap.
+    assertThat(receive("t", newest.get(0))).isFalse();
+    assertThat(receive("t", newest.get(1))).isTrue();
+    assertThat(receiver.missed()).isZero();
+    assertThat(receiver.duplicates()).isEqualTo(1);
+  }
 }

@@ -86,8 +86,16 @@ public final class RedisBackplane implements Topics.Backplane {
     }
   }
 
-  /** The last message seen of one publisher on one topic. */
-  private record Seen(long epoch, long seq) {}
+  /**
+   * Publisher-topic pairs remembered; past this many, the half heard from least recently is
+   * forgotten. Every node that ever published to a topic this node still subscribes to has a pair,
+   * so without a bound a long-lived topic would keep one for every restart of every node. A
+   * forgotten publisher's next message counts as its first: a gap just before it goes uncounted.
+   */
+  static final int MAX_REMEMBERED = 65_536;
+
+  /** The last message seen of one publisher on one topic, and when (in messages received). */
+  private record Seen(long epoch, long seq, long heard) {}
 
   private final RedisURI uri;
   private final String prefix;
@@ -100,6 +108,7 @@ public final class RedisBackplane implements Topics.Backplane {
   private final ConcurrentHashMap<String, Counter> sent = new ConcurrentHashMap<>();
   private final AtomicLong epochs = new AtomicLong();
   private final ConcurrentHashMap<String, Seen> lastSeen = new ConcurrentHashMap<>();
+  private long heard; // messages received: the clock of Seen.heard (one receiving thread)
   private final LongAdder received = new LongAdder();
   private final LongAdder missed = new LongAdder();
   private final LongAdder duplicates = new LongAdder();
@@ -180,7 +189,8 @@ public final class RedisBackplane implements Topics.Backplane {
     publisher = client.connect(ByteArrayCodec.INSTANCE);
   }
 
-  private void receive(byte[] channel, byte[] message) {
+  /** Takes one message of a channel (package-private: tests hand it messages without Redis). */
+  void receive(byte[] channel, byte[] message) {
     String id = null;
     int start = 0;
     if (history > 0) {
@@ -206,22 +216,30 @@ public final class RedisBackplane implements Topics.Backplane {
     }
     String topic = new String(channel, StandardCharsets.UTF_8).substring(prefix.length());
     String from = idHigh + ":" + idLow + ":" + topic;
+    long now = ++heard;
     Seen before = lastSeen.get(from);
     if (before == null || epoch > before.epoch()) {
-      lastSeen.put(from, new Seen(epoch, seq)); // a new epoch numbers from 1 again
+      lastSeen.put(from, new Seen(epoch, seq, now)); // a new epoch numbers from 1 again
       if (before != null && seq > 1) {
         missed.add(seq - 1);
+      }
+      if (before == null && lastSeen.size() > MAX_REMEMBERED) {
+        forgetLeastRecent();
       }
     } else if (epoch == before.epoch()) {
       if (seq <= before.seq()) {
         duplicates.increment(); // a PUBLISH the client sent again after a reconnect
+        lastSeen.put(from, new Seen(before.epoch(), before.seq(), now));
         return;
       }
-      lastSeen.put(from, new Seen(epoch, seq));
+      lastSeen.put(from, new Seen(epoch, seq, now));
       if (seq > before.seq() + 1) {
         missed.add(seq - before.seq() - 1);
       }
-    } // else: numbered by a counter the publisher dropped as this epoch began; late, not twice
+    } else {
+      // numbered by a counter the publisher dropped as this epoch began; late, not twice
+      lastSeen.put(from, new Seen(before.epoch(), before.seq(), now));
+    }
     received.increment();
     Topics t = topics;
     if (t != null) {
@@ -231,6 +249,18 @@ public final class RedisBackplane implements Topics.Backplane {
         t.publishLocal(topic, text, m);
       }
     }
+  }
+
+  /** Forgets the half of the publisher-topic pairs heard from least recently. */
+  private void forgetLeastRecent() {
+    long[] times = lastSeen.values().stream().mapToLong(Seen::heard).sorted().toArray();
+    long cut = times[times.length / 2];
+    lastSeen.values().removeIf(x -> x.heard() < cut);
+  }
+
+  /** How many publisher-topic pairs are remembered (tests check that they are bounded). */
+  int remembered() {
+    return lastSeen.size();
   }
 
   private static int indexOf(byte[] a, byte b) {

@@ -96,4 +96,32 @@ class RedisCountersTest {
   private static URI uri(WebSocketServer server) {
     return URI.create("ws://127.0.0.1:" + server.port() + "/room");
   }
+
+  /** A message of node {@code (high, low)} as the channel carries it without a history. */
+  private static byte[] message(long high, long low, long seq) {
+    return java.nio.ByteBuffer.allocate(1 + 16 + 8 + 8 + 1).put((byte) 1).putLong(high)
+        .putLong(low).putLong(1).putLong(seq).put((byte) 'x').array();
+  }
+
+  @Test
+  void publishersHeardFromLongAgoAreForgottenPastTheBound() {
+    // No Redis: the receiving side alone, handed what a channel would carry. Every node that ever
+    // published to a topic still subscribed here leaves a pair: as many nodes as the bound and one
+    // more (a restart is a new node id), then the newest one again.
+    RedisBackplane node = RedisBackplane.builder().build();
+    byte[] channel = "wsjava:topic:t".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    int nodes = RedisBackplane.MAX_REMEMBERED + 1;
+    for (int i = 1; i <= nodes; i++) {
+      node.receive(channel, message(i, i, 1));
+    }
+    assertThat(node.remembered())
+        .isBetween(RedisBackplane.MAX_REMEMBERED / 2, RedisBackplane.MAX_REMEMBERED);
+    assertThat(node.received()).isEqualTo(nodes);
+    // The one heard from last is remembered: its repeat is still caught, its next is no gap.
+    node.receive(channel, message(nodes, nodes, 1));
+    assertThat(node.duplicates()).isEqualTo(1);
+    node.receive(channel, message(nodes, nodes, 2));
+    assertThat(node.missed()).isZero();
+    assertThat(node.received()).isEqualTo(nodes + 1);
+  }
 }
