@@ -4,7 +4,9 @@
 // For each: the echo socket opens with permessage-deflate; text and binary messages of several
 // sizes come back byte for byte (through the page's own echo function, and through its buttons);
 // two chat pages see each other's messages; a screenshot goes to wsjava-cli/target/browser/.
-// Then the first page once more in a window 420 px wide: nothing cut off at the side.
+// Then the first page once more in a window 420 px wide: nothing cut off at the side. With
+// --recovery, a chat page on one server of a cluster whose socket drops comes back with the id of
+// the last message it saw and shows what a page on the other server said meanwhile, once each.
 // Prints one line per check and exits 0 when all pass, 1 otherwise (2 for a usage error).
 import { chromium } from 'playwright-core';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -12,9 +14,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const urls = process.argv.slice(2);
-if (urls.length === 0) {
-  console.error('usage: node browser-test.mjs URL...  (the page of wsjava serve, http:// or https://)');
+const args = process.argv.slice(2);
+const cut = args.indexOf('--recovery');
+const urls = cut < 0 ? args : args.slice(0, cut);
+const cluster = cut < 0 ? [] : args.slice(cut + 1);
+if (urls.length === 0 || (cut >= 0 && cluster.length !== 2)) {
+  console.error('usage: node browser-test.mjs URL... [--recovery URL1 URL2]  (the page of wsjava serve,'
+    + ' http:// or https://; URL1 and URL2: two servers of one Redis cluster with --history)');
   process.exit(2);
 }
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
@@ -50,6 +56,7 @@ try {
     await testPage(url);
   }
   await testNarrowPage(urls[0]);
+  if (cluster.length === 2) await testRecovery(cluster[0], cluster[1]);
 } catch (e) {
   check(false, 'unexpected failure: ' + (e.stack || e));
 } finally {
@@ -177,6 +184,47 @@ async function testNarrowPage(url) {
   check(gap >= 6, `${width} px: the chat log keeps clear of the nickname field (gap ${gap.toFixed(0)} px)`);
   await page.screenshot({ path: join(SHOTS, 'narrow.png'), fullPage: true });
   await page.close();
+}
+
+// Two servers sharing a Redis with a history: alice's socket drops (the page's test hook closes it
+// with 4000 and opens it again 3 s later); meanwhile bob, on the other server, hears her leave and
+// says three things; alice's page comes back with ?last=ID and shows them once each, in order,
+// before the announcement of her return.
+async function testRecovery(one, two) {
+  const alice = await context.newPage();
+  alice.on('pageerror', e => check(false, `recovery: script error on the page: ${e.message}`));
+  await alice.goto(one);
+  await joinChat(alice, 'alice');
+  const bob = await context.newPage();
+  await bob.goto(two);
+  await joinChat(bob, 'bob');
+  // A server subscribes to Redis as its first member joins: alice talks until bob hears her.
+  let heard = false;
+  for (let i = 0; i < 50 && !heard; i++) {
+    await alice.evaluate(t => window.wsjava.chat.send(t), 'ping ' + i);
+    heard = await bob.waitForFunction(t => window.wsjava.chat.messages.includes(t), 'alice: ping ' + i,
+      { timeout: 300 }).then(() => true, () => false);
+  }
+  check(heard, 'recovery: bob, on the other server, hears alice');
+  const lastId = await alice.evaluate(() => window.wsjava.chat.lastId);
+  check(/^\d+-\d+$/.test(lastId ?? ''), `recovery: the page keeps the id of the last message (${lastId})`);
+  await alice.evaluate(() => window.wsjava.chat.drop(3000));
+  await bob.waitForFunction(() => window.wsjava.chat.messages.includes('* alice left (0 online)'));
+  for (const text of ['missed 1', 'missed 2', 'missed 3']) {
+    await bob.evaluate(t => window.wsjava.chat.send(t), text);
+  }
+  await alice.waitForFunction(() => window.wsjava.chat.messages.includes('bob: missed 3'));
+  await alice.waitForFunction(() => document.getElementById('chat-state').textContent === 'open as alice');
+  await alice.waitForFunction(() => window.wsjava.chat.messages.filter(m => m === '* alice joined (1 online)').length === 2);
+  const got = await alice.evaluate(() => window.wsjava.chat.messages);
+  const missed = got.filter(m => m.startsWith('bob: missed'));
+  check(JSON.stringify(missed) === JSON.stringify(['bob: missed 1', 'bob: missed 2', 'bob: missed 3']),
+    `recovery: alice's page shows the three messages said while it was away, once each, in order (${JSON.stringify(missed)})`);
+  check(got.lastIndexOf('* alice joined (1 online)') > got.indexOf('bob: missed 3'),
+    'recovery: what it missed comes before the announcement of its return');
+  check(!(await alice.textContent('#chat-log')).includes('messages were missed'), 'recovery: no gap signal');
+  await bob.close();
+  await alice.close();
 }
 
 async function joinChat(page, nick) {

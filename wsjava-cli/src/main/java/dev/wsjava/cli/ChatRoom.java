@@ -3,9 +3,7 @@ package dev.wsjava.cli;
 import dev.wsjava.Topics;
 import dev.wsjava.WebSocket;
 import dev.wsjava.WebSocketListener;
-import java.net.URLDecoder;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,7 +19,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * member that reads more slowly than the room talks (past the topics' queue bound) is closed with
  * 1008 (policy violation; 1013 would tell it to retry, which a reader that slow should not) while
  * the others go on. With a backplane ({@code wsjava serve --cluster}), the room spans every server
- * that shares it.
+ * that shares it; with its history ({@code --history}), every message reaches members behind a
+ * first line {@code "ID chat"}, and a member that comes back with {@code ?last=ID} first gets, on
+ * any server, what was said since that message (or the gap signal {@code "- chat"} when the
+ * history no longer holds it).
  */
 final class ChatRoom implements WebSocketListener {
   /** The topic of the room. */
@@ -40,10 +41,16 @@ final class ChatRoom implements WebSocketListener {
   @Override
   public void onOpen(WebSocket ws) {
     // An authenticated identity (serve --token / --basic-auth) names the member; else ?nick=.
-    String nick = ws.attachment() instanceof String user ? clean(user) : nickname(ws.path());
+    String given = ws.request().queryParam("nick");
+    String nick = clean(ws.attachment() instanceof String user ? user : given == null ? "" : given);
     synchronized (this) { // the count and the announcement in one step, so they agree
       members.put(ws, nick);
-      topics.subscribe(ws, TOPIC);
+      String last = ws.request().queryParam("last");
+      if (last == null || last.isEmpty()) {
+        topics.subscribe(ws, TOPIC);
+      } else {
+        topics.subscribe(ws, TOPIC, last); // what it missed, before the live messages
+      }
       topics.publishText(TOPIC, "* " + nick + " joined (" + members.size() + " online)");
     }
   }
@@ -72,25 +79,6 @@ final class ChatRoom implements WebSocketListener {
         topics.publishText(TOPIC, "* " + nick + " left (" + members.size() + " online)");
       }
     }
-  }
-
-  /** The {@code nick} query parameter, cut to letters, digits and {@code _.-}; else guest-N. */
-  String nickname(String target) {
-    int q = target.indexOf('?');
-    if (q >= 0) {
-      for (String pair : target.substring(q + 1).split("&")) {
-        if (pair.startsWith("nick=")) {
-          String raw;
-          try {
-            raw = URLDecoder.decode(pair.substring(5), StandardCharsets.UTF_8);
-          } catch (IllegalArgumentException malformed) {
-            raw = "";
-          }
-          return clean(raw);
-        }
-      }
-    }
-    return clean("");
   }
 
   /** A name cut to letters, digits and {@code _.-}, at most 24 of them; guest-N when none is left. */

@@ -135,6 +135,13 @@ public final class ServeCommand implements Callable<Integer> {
           + " stay on this server).")
   private String cluster;
 
+  @Option(names = "--history", paramLabel = "N", defaultValue = "0",
+      description = "With --cluster redis://: keep about N messages of /chat in Redis, so that a"
+          + " client coming back with the id of the last message it saw (/chat?last=ID; the page"
+          + " does this when its connection drops) gets what it missed, from any server. Messages"
+          + " then carry their id on a first line (\"ID chat\"); 0 for none.")
+  private int history;
+
   @Mixin private SocketBufferOptions socketBuffers;
 
   @Option(names = "--token", paramLabel = "NAME=TOKEN",
@@ -268,21 +275,30 @@ public final class ServeCommand implements Callable<Integer> {
         generated);
   }
 
-  /** The room's topics: a slow member is closed with 1008; with --cluster, shared (Redis, NATS). */
+  /**
+   * The room's topics: a slow member is closed with 1008; with --cluster, shared (Redis, NATS),
+   * and with --history, recoverable (Redis only).
+   */
   private Topics topics() {
     Topics.Builder b = Topics.builder()
         .maxQueuedBytes(sendQueue)
         .overflow(Topics.Overflow.CLOSE_POLICY_VIOLATION);
-    if (cluster != null) {
-      if (cluster.startsWith("redis://") || cluster.startsWith("rediss://")) {
-        b.backplane(RedisBackplane.builder().uri(cluster).build());
-      } else if (cluster.startsWith("nats://") || cluster.startsWith("tls://")) {
-        b.backplane(NatsBackplane.builder().url(cluster).build());
-      } else {
+    boolean redis = cluster != null
+        && (cluster.startsWith("redis://") || cluster.startsWith("rediss://"));
+    if (history < 0 || (history > 0 && !redis)) {
+      throw new ParameterException(spec.commandLine(), "--history takes a count of 0 or more, and"
+          + " only with --cluster redis://HOST:PORT (a single server and NATS keep no history),"
+          + " not " + history);
+    }
+    if (redis) {
+      b.backplane(RedisBackplane.builder().uri(cluster).history(history).build());
+    } else if (cluster != null) {
+      if (!cluster.startsWith("nats://") && !cluster.startsWith("tls://")) {
         throw new ParameterException(spec.commandLine(), "--cluster takes a Redis URI"
             + " (redis://HOST:PORT, rediss://HOST:PORT) or a NATS URL (nats://HOST:PORT,"
             + " tls://HOST:PORT), not " + cluster);
       }
+      b.backplane(NatsBackplane.builder().url(cluster).build());
     }
     return b.build();
   }

@@ -3,6 +3,7 @@ package dev.wsjava.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
+import dev.wsjava.cluster.redis.RedisProcess;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -19,7 +20,9 @@ import org.junit.jupiter.api.Timeout;
  * headless Chromium through playwright-core over ws:// and wss:// (echoes of several sizes checked
  * byte for byte, permessage-deflate, chat between two pages, a screenshot each in {@code
  * target/browser/}), then once in a window 420 px wide (every button and the URL chip inside
- * the window, the chat log clear of the nickname field, by their bounding boxes). Needs {@code /usr/bin/chromium} and {@code node} (20 or newer) with {@code
+ * the window, the chat log clear of the nickname field, by their bounding boxes), and a chat page
+ * of a two-server Redis cluster with a history that recovers what it missed after its socket
+ * drops. Needs {@code /usr/bin/chromium} and {@code node} (20 or newer) with {@code
  * npm}; fails, naming the Debian package, when one is missing.
  */
 @Timeout(value = 10, unit = TimeUnit.MINUTES)
@@ -46,10 +49,17 @@ class BrowserTest {
       Files.deleteIfExists(OUT.resolve(shot));
     }
     try (ServeCommand.Running plain = Cli.serve("--port", "0");
-        ServeCommand.Running tls = Cli.serve("--port", "0", "--self-signed")) {
+        ServeCommand.Running tls = Cli.serve("--port", "0", "--self-signed");
+        RedisProcess redis = new RedisProcess();
+        ServeCommand.Running one =
+            Cli.serve("--port", "0", "--cluster", redis.uri(), "--history", "100");
+        ServeCommand.Running two =
+            Cli.serve("--port", "0", "--cluster", redis.uri(), "--history", "100")) {
       Run test = run(
           List.of("node", "browser-test.mjs",
-              "http://127.0.0.1:" + plain.port() + "/", "https://127.0.0.1:" + tls.port() + "/"),
+              "http://127.0.0.1:" + plain.port() + "/", "https://127.0.0.1:" + tls.port() + "/",
+              "--recovery", "http://127.0.0.1:" + one.port() + "/",
+              "http://127.0.0.1:" + two.port() + "/"),
           OUT.resolve("browser-test.log"), SCRIPT_MINUTES);
       System.out.println(test.output());
       assertThat(test.exit()).as("browser-test.mjs failed:%n%s", test.output()).isZero();

@@ -10,6 +10,8 @@ import dev.wsjava.cluster.nats.NatsProcess;
 import dev.wsjava.cluster.redis.RedisProcess;
 import java.net.URI;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** {@code wsjava serve --cluster}: two servers and one Redis, or one NATS, make one chat room. */
@@ -54,6 +56,84 @@ class ServeClusterTest {
       assertThat(awaitText(alice, "bob: hi alice", Duration.ofSeconds(10))).isTrue();
       bob.close().join();
       assertThat(awaitText(alice, "* bob left (0 online)", Duration.ofSeconds(10))).isTrue();
+    }
+  }
+
+  @Test
+  void aMemberBackWithTheLastIdItSawGetsWhatItMissedFromAnotherServer() {
+    assertTimeoutPreemptively(Duration.ofSeconds(90), () -> {
+      try (RedisProcess redis = new RedisProcess();
+          ServeCommand.Running one =
+              Cli.serve("--port", "0", "--cluster", redis.uri(), "--history", "100");
+          ServeCommand.Running two =
+              Cli.serve("--port", "0", "--cluster", redis.uri(), "--history", "100");
+          WebSocketClient client = WebSocketClient.builder().build()) {
+        WebSocket alice = client.open(chat(one, "nick=alice"));
+        assertThat(awaitId(alice, "* alice joined (1 online)", Duration.ofSeconds(10))).isNotNull();
+        WebSocket bob = client.open(chat(two, "nick=bob"));
+        assertThat(awaitId(bob, "* bob joined (1 online)", Duration.ofSeconds(10))).isNotNull();
+        String heard = null;
+        int i = 0;
+        for (; i < 100 && heard == null; i++) {
+          alice.sendText("hello " + i).join();
+          heard = awaitId(bob, "alice: hello " + i, Duration.ofMillis(300));
+        }
+        assertThat(heard).as("bob, on the other server, hears alice").isNotNull();
+        String last = awaitId(alice, "alice: hello " + (i - 1), Duration.ofSeconds(10));
+        assertThat(last).as("the same message has the same id on both servers").isEqualTo(heard);
+        alice.close().join();
+        assertThat(awaitId(bob, "* alice left (0 online)", Duration.ofSeconds(10))).isNotNull();
+        for (int m = 1; m <= 3; m++) {
+          bob.sendText("missed " + m).join();
+        }
+        assertThat(awaitId(bob, "bob: missed 3", Duration.ofSeconds(10))).isNotNull();
+
+        // Back on the other server, with the id of the last message she saw.
+        WebSocket back = client.open(chat(two, "nick=alice&last=" + last));
+        List<String> bodies = new ArrayList<>();
+        List<String> ids = new ArrayList<>();
+        for (int m = 0; m < 5; m++) {
+          Message.Text t = (Message.Text) back.receive(Duration.ofSeconds(10));
+          assertThat(t).as("message " + m).isNotNull();
+          int space = t.text().indexOf(' ');
+          int newline = t.text().indexOf('\n');
+          assertThat(t.text().substring(space + 1, newline)).isEqualTo("chat");
+          ids.add(t.text().substring(0, space));
+          bodies.add(t.text().substring(newline + 1));
+        }
+        assertThat(bodies).containsExactly("* alice left (0 online)", "bob: missed 1",
+            "bob: missed 2", "bob: missed 3", "* alice joined (2 online)");
+        assertThat(ids).doesNotHaveDuplicates().doesNotContain(last);
+
+        // An id the history does not hold: the gap signal, then the live messages.
+        WebSocket lost = client.open(chat(one, "nick=carol&last=1-0"));
+        Message.Text gap = (Message.Text) lost.receive(Duration.ofSeconds(10));
+        assertThat(gap).isNotNull();
+        assertThat(gap.text()).isEqualTo("- chat\n");
+        assertThat(awaitId(lost, "* carol joined (1 online)", Duration.ofSeconds(10))).isNotNull();
+      }
+    });
+  }
+
+  private static URI chat(ServeCommand.Running server, String query) {
+    return URI.create("ws://127.0.0.1:" + server.port() + "/chat?" + query);
+  }
+
+  /**
+   * Reads until a message {@code "ID chat\n" + body} arrives (a room with a history) and returns
+   * its id; null when it did not within {@code max}.
+   */
+  private static String awaitId(WebSocket ws, String body, Duration max) throws Exception {
+    long deadline = System.nanoTime() + max.toNanos();
+    while (true) {
+      long left = deadline - System.nanoTime();
+      if (left <= 0) {
+        return null;
+      }
+      Message m = ws.receive(Duration.ofNanos(left));
+      if (m instanceof Message.Text t && t.text().endsWith(" chat\n" + body)) {
+        return t.text().substring(0, t.text().indexOf(' '));
+      }
     }
   }
 
