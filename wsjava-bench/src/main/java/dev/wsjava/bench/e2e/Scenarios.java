@@ -37,7 +37,7 @@ final class Scenarios {
   /**
    * A scenario.
    *
-   * @param id "1" to "10", "2c", "4c" (one loop per server), "1n" to "3n" (simulated LAN)
+   * @param id "1" to "11", "2c", "4c" (one loop per server), "1n" to "3n" (simulated LAN)
    * @param slug the chart's file name, without {@code .svg}
    * @param title the heading
    * @param what one paragraph: the traffic and what is counted
@@ -114,6 +114,17 @@ final class Scenarios {
   static final Metric C_P99 = new Metric("lat_p99_us", "latency p99", "µs", false, 1).cpu(S_LAT, C_LAT);
   static final Metric C_MSGS =
       new Metric("small_msgs_per_s", "300 B messages", "msg/s", true, 0).cpu(S_SMALL, C_SMALL);
+
+  static final Metric S_DELIVERY = new Metric("server_ns_per_delivery", "server per delivery", "ns", false, 0);
+  static final Metric C_DELIVERY = new Metric("client_ns_per_delivery", "client per delivery", "ns", false, 0);
+  static final Metric DELIVERIES =
+      new Metric("deliveries_per_s", "deliveries", "deliveries/s", true, 0).cpu(S_DELIVERY, C_DELIVERY);
+  static final Metric FAN_P50 =
+      new Metric("fan_p50_ms", "p50", "ms", false, 1).cpu(S_DELIVERY, C_DELIVERY);
+  static final Metric FAN_P99 =
+      new Metric("fan_p99_ms", "p99", "ms", false, 1).cpu(S_DELIVERY, C_DELIVERY);
+  static final Metric SUB_HEAP = new Metric("heap_b_per_subscriber", "heap per subscriber", "B", false, 0);
+  static final Metric SUBSCRIBED = new Metric("subscribed_s", "connect + subscribe all", "s", false, 1);
 
   private static final String LAN = " Over the simulated LAN: server and client in two network"
       + " namespaces joined by a veth pair, shaped as the Method section says.";
@@ -218,9 +229,24 @@ final class Scenarios {
           + " messages measure the same link)." + LAN,
       List.of(MB_64K), List.of(S_MB_64K, C_MB_64K), List.of(List.of(MB_64K), List.of(S_MB_64K)));
 
+  static final Scenario FAN_OUT = new Scenario("11", "11-fan-out", "Fan-out to one topic",
+      "One topic, 10,000 subscribers (2,000 in a quick run), 300-byte text messages published on"
+          + " the server, at most 8 unacknowledged: a message counts once every subscriber has it"
+          + " (dev.wsjava.bench.FanOutBench, docs/benchmarks/FANOUT.md). Three servers, each on two"
+          + " event loops with TCP_NODELAY and no compression: wsjava's Topics, Netty's"
+          + " ChannelGroup.writeAndFlush of one frame, Vert.x's event bus (one consumer per"
+          + " WebSocket). The server runs in the benchmark's process and the subscribers are raw"
+          + " sockets on one selector thread in a child process; neither is pinned, so both share"
+          + " the two cores and the figures compare servers rather than give a ceiling. Deliveries"
+          + " per second, publish-to-receive latency per delivery (p50, p99; a message waits for"
+          + " up to 7 before it), heap per subscriber after a full GC, the time to connect and"
+          + " subscribe all, and each side's CPU time per delivery.",
+      List.of(DELIVERIES, FAN_P50, FAN_P99, SUB_HEAP, SUBSCRIBED), List.of(S_DELIVERY, C_DELIVERY),
+      List.of(List.of(DELIVERIES), List.of(FAN_P50, FAN_P99), List.of(S_DELIVERY)));
+
   static final List<Scenario> ALL = List.of(LATENCY, SMALL, SMALL_ONE_LOOP, LARGE, MANY,
-      MANY_ONE_LOOP, IDLE, DEFLATE, HTTP, CLIENT, CONNECT, CLIENT_CONNECT, LAN_LATENCY, LAN_SMALL,
-      LAN_LARGE);
+      MANY_ONE_LOOP, IDLE, DEFLATE, HTTP, CLIENT, CONNECT, CLIENT_CONNECT, FAN_OUT, LAN_LATENCY,
+      LAN_SMALL, LAN_LARGE);
 
   /**
    * Finds a scenario.

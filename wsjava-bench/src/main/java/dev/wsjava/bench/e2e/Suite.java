@@ -220,6 +220,7 @@ public final class Suite {
         servers.stream().filter(s -> s.runsIn("9")).forEach(s -> connects(s, tls));
       }
     });
+    timed("11", scenarios, () -> servers.forEach(this::fanOut));
     echoPoints(servers, scenarios, List.of(
         new Point("1n", Workload.LATENCY, Launcher.Mode.LAN),
         new Point("2n", Workload.SMALL, Launcher.Mode.LAN),
@@ -375,6 +376,57 @@ public final class Suite {
       Thread.currentThread().interrupt();
       results.fail("5", s.name(), "interrupted");
     }
+  }
+
+  // ---- scenario 11 ----
+
+  /** The FanOutBench server of each target that has one: its topics, ChannelGroup, event bus. */
+  private static final Map<String, String> FAN_OUT_SERVERS =
+      Map.of("wsjava-nio", "wsjava", "netty", "netty", "vertx", "vertx");
+
+  /** FanOutBench's result line (see its class comment); its thousands separators are commas. */
+  private static final Pattern FAN_OUT_LINE = Pattern.compile("fanout \\S+\\s+subscribers=(\\d+)"
+      + " messages=\\d+ size=\\d+: ([\\d,]+) deliveries/s, latency p50 ([\\d.]+) us p99 ([\\d.]+) us,"
+      + " server CPU (\\d+) ns/delivery \\([\\d.]+ cores\\), client CPU (\\d+) ns/delivery,"
+      + " heap (-?[\\d,]+) B/subscriber, connected and subscribed in ([\\d.]+) s");
+
+  private void fanOut(Peers.Server s) {
+    String server = FAN_OUT_SERVERS.get(s.name());
+    if (server == null || !s.runsIn("11")) {
+      return;
+    }
+    int subscribers = quick ? 2_000 : 10_000;
+    int messages = quick ? 100 : 300;
+    log("scenario 11: " + s.name() + ", " + subscribers + " subscribers");
+    try {
+      List<String> cmd = launcher.jvm(null, "dev.wsjava.bench.FanOutBench",
+          List.of(server, Integer.toString(subscribers), Integer.toString(messages)));
+      try (ServerProcess bench = launcher.startClient(cmd, s.name() + "-fanout")) {
+        String line = bench.await(Duration.ofMinutes(6), "fanout ");
+        Matcher m = FAN_OUT_LINE.matcher(line);
+        if (!m.find() || Integer.parseInt(m.group(1)) != subscribers) {
+          results.fail("11", s.name(), "unexpected result line: " + line);
+          return;
+        }
+        results.add("11", s.name(), "deliveries_per_s", number(m.group(2)));
+        results.add("11", s.name(), "fan_p50_ms", Double.parseDouble(m.group(3)) / 1000);
+        results.add("11", s.name(), "fan_p99_ms", Double.parseDouble(m.group(4)) / 1000);
+        results.add("11", s.name(), "server_ns_per_delivery", Double.parseDouble(m.group(5)));
+        results.add("11", s.name(), "client_ns_per_delivery", Double.parseDouble(m.group(6)));
+        results.add("11", s.name(), "heap_b_per_subscriber", number(m.group(7)));
+        results.add("11", s.name(), "subscribed_s", Double.parseDouble(m.group(8)));
+        bench.waitFor(Duration.ofSeconds(60));
+      }
+    } catch (IOException e) {
+      results.fail("11", s.name(), e.getMessage());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      results.fail("11", s.name(), "interrupted");
+    }
+  }
+
+  private static double number(String withCommas) {
+    return Double.parseDouble(withCommas.replace(",", ""));
   }
 
   // ---- scenario 7 ----
