@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -80,6 +81,8 @@ public final class RedisBackplane implements Topics.Backplane {
   private static final class Counter {
     final long epoch;
     long seq;
+    /** With a history: the last send still waiting for this node's SUBSCRIBE, or null. */
+    CompletableFuture<Void> waiting;
 
     Counter(long epoch) {
       this.epoch = epoch;
@@ -385,20 +388,46 @@ public final class RedisBackplane implements Topics.Backplane {
       long seq = ++counter.seq;
       ByteBuffer m = ByteBuffer.allocate(HEADER + payload.remaining());
       m.put((byte) (text ? 1 : 0)).put(nodeId).putLong(counter.epoch).putLong(seq).put(payload);
-      try {
-        CompletableFuture<?> sentNow = history > 0
-            ? publisher.async().eval(APPEND_AND_PUBLISH, ScriptOutputType.VALUE,
-                new byte[][] {channel(topic)}, Long.toString(history).getBytes(
-                    StandardCharsets.US_ASCII), m.array()).toCompletableFuture()
-            : publisher.async().publish(channel(topic), m.array()).toCompletableFuture();
-        sentNow.whenComplete((n, e) -> {
-          if (e != null) {
-            publishFailures.increment();
-          }
-        });
-      } catch (RuntimeException rejected) {
-        publishFailures.increment();
+      if (history == 0) {
+        send(topic, m.array());
+        return;
       }
+      // With a history this node delivers its own publications only as they come back on the
+      // channel, so one sent before its SUBSCRIBE is confirmed would never reach its own
+      // subscribers: it waits (at most SUBSCRIBE_WAIT), and later ones queue behind it in order.
+      CompletableFuture<Void> live = subscribed.get(topic);
+      CompletableFuture<Void> before = counter.waiting != null && !counter.waiting.isDone()
+          ? counter.waiting
+          : live != null && !live.isDone()
+              ? live.copy().completeOnTimeout(null, SUBSCRIBE_WAIT.toMillis(), TimeUnit.MILLISECONDS)
+              : null;
+      if (before == null) {
+        counter.waiting = null;
+        send(topic, m.array());
+      } else {
+        counter.waiting = before.handle((ok, e) -> null).thenRun(() -> send(topic, m.array()));
+      }
+    }
+  }
+
+  /** How long a publication with a history waits for this node's SUBSCRIBE to its topic. */
+  private static final Duration SUBSCRIBE_WAIT = Duration.ofSeconds(2);
+
+  /** Hands one numbered publication to Redis; a refusal (disconnected) is counted. */
+  private void send(String topic, byte[] m) {
+    try {
+      CompletableFuture<?> sentNow = history > 0
+          ? publisher.async().eval(APPEND_AND_PUBLISH, ScriptOutputType.VALUE,
+              new byte[][] {channel(topic)}, Long.toString(history).getBytes(
+                  StandardCharsets.US_ASCII), m).toCompletableFuture()
+          : publisher.async().publish(channel(topic), m).toCompletableFuture();
+      sentNow.whenComplete((n, e) -> {
+        if (e != null) {
+          publishFailures.increment();
+        }
+      });
+    } catch (RuntimeException rejected) {
+      publishFailures.increment();
     }
   }
 
