@@ -12,6 +12,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 
 /** {@code wsjava serve --cluster}: two servers and one Redis, or one NATS, make one chat room. */
@@ -124,6 +125,18 @@ class ServeClusterTest {
    * its id; null when it did not within {@code max}.
    */
   private static String awaitId(WebSocket ws, String body, Duration max) throws Exception {
+    String text = awaitMatching(ws, t -> t.endsWith(" chat\n" + body), max);
+    return text == null ? null : text.substring(0, text.indexOf(' '));
+  }
+
+  /** Reads until {@code expected} arrives; false when it did not within {@code max}. */
+  private static boolean awaitText(WebSocket ws, String expected, Duration max) throws Exception {
+    return awaitMatching(ws, expected::equals, max) != null;
+  }
+
+  /** Reads until a text message {@code wanted} arrives and returns it; null after {@code max}. */
+  private static String awaitMatching(WebSocket ws, Predicate<String> wanted, Duration max)
+      throws Exception {
     long deadline = System.nanoTime() + max.toNanos();
     while (true) {
       long left = deadline - System.nanoTime();
@@ -131,23 +144,8 @@ class ServeClusterTest {
         return null;
       }
       Message m = ws.receive(Duration.ofNanos(left));
-      if (m instanceof Message.Text t && t.text().endsWith(" chat\n" + body)) {
-        return t.text().substring(0, t.text().indexOf(' '));
-      }
-    }
-  }
-
-  /** Reads until {@code expected} arrives; false when it did not within {@code max}. */
-  private static boolean awaitText(WebSocket ws, String expected, Duration max) throws Exception {
-    long deadline = System.nanoTime() + max.toNanos();
-    while (true) {
-      long left = deadline - System.nanoTime();
-      if (left <= 0) {
-        return false;
-      }
-      Message m = ws.receive(Duration.ofNanos(left));
-      if (m instanceof Message.Text t && t.text().equals(expected)) {
-        return true;
+      if (m instanceof Message.Text t && wanted.test(t.text())) {
+        return t.text();
       }
     }
   }
