@@ -11,7 +11,6 @@ import dev.wsjava.ProtocolException;
 import dev.wsjava.protocol.Role;
 import dev.wsjava.protocol.Utf8Validator;
 import java.nio.ByteBuffer;
-import java.util.Arrays;
 
 /**
  * The receiving half of a {@link Session} (RFC 6455 §5.2-§5.6, §8.1): the frame parser and the
@@ -31,7 +30,10 @@ final class Inbound {
   private static final ByteSink[] NO_SINKS = new ByteSink[0];
   /** The longest control frame payload (RFC 6455 §5.5). */
   private static final int MAX_CONTROL = 125;
-  /** A reassembly buffer larger than this is dropped after its message, so idle memory stays low. */
+  /**
+   * A reassembly buffer up to this size stays with its connection between messages; a larger one
+   * goes back to the {@link AssemblyPool} after its message, so idle memory stays low.
+   */
   static final int KEEP_ASSEMBLY = 16 * 1024;
   /** The largest array the JVM reliably allocates. */
   private static final long MAX_ARRAY = Integer.MAX_VALUE - 8;
@@ -44,6 +46,13 @@ final class Inbound {
 
   /** The connection's share of the memory budget, or null when nothing is counted. */
   private final MemoryBudget.Account memory;
+  /** Where large assembly arrays come from and go back to. */
+  private final AssemblyPool pool;
+  /**
+   * While the listener reads a view of {@link #assembly}: then the array must not go back to the
+   * pool, even if another thread closes the connection meanwhile (it drops it instead).
+   */
+  private boolean delivering;
   /** Bytes of {@link #assembly} charged to {@link #memory}: its capacity. */
   private long charged;
   /** While an extension decodes a payload chunk: whether the sink may stop it for memory. */
@@ -83,14 +92,17 @@ final class Inbound {
    * @param extensions the negotiated extensions, whose RSV bits the session checked
    * @param rsvBits the RSV bits those extensions own
    * @param memory the connection's share of the memory budget, or null
+   * @param pool where large assembly arrays come from and go back to
    */
   Inbound(
       Role role,
       SessionConfig config,
       Extension[] extensions,
       int rsvBits,
-      MemoryBudget.Account memory) {
+      MemoryBudget.Account memory,
+      AssemblyPool pool) {
     this.memory = memory;
+    this.pool = pool;
     this.parser = new FrameParser(role, config.limits());
     parser.allowRsv(rsvBits);
     this.extensions = extensions;
@@ -198,7 +210,12 @@ final class Inbound {
     } else {
       tally.add(assemblyLength, true);
       ByteBuffer message = ByteBuffer.wrap(assembly, 0, assemblyLength);
-      listener.onMessage(messageType, message);
+      delivering = true;
+      try {
+        listener.onMessage(messageType, message);
+      } finally {
+        delivering = false;
+      }
       if (assembly.length > KEEP_ASSEMBLY) {
         dropAssembly();
       }
@@ -266,7 +283,7 @@ final class Inbound {
     if (needed <= assembly.length) {
       return true;
     }
-    int capacity = assemblyCapacity(needed);
+    int capacity = AssemblyPool.sizeFor(assemblyCapacity(needed));
     boolean inBudget = true;
     if (memory != null) {
       if (!memory.charge(capacity - charged)) {
@@ -283,13 +300,24 @@ final class Inbound {
       }
       charged = capacity;
     }
-    assembly = Arrays.copyOf(assembly, capacity);
+    byte[] grown = pool.take(capacity);
+    System.arraycopy(assembly, 0, grown, 0, assemblyLength);
+    byte[] old = assembly;
+    assembly = grown;
+    pool.give(old);
     return inBudget;
   }
 
-  /** Drops the assembly and gives its memory back. */
+  /**
+   * Drops the assembly and gives its memory back: the array to the pool, unless the listener may
+   * still be reading it (then to the GC).
+   */
   private void dropAssembly() {
+    byte[] old = assembly;
     assembly = NO_BYTES;
+    if (!delivering) {
+      pool.give(old);
+    }
     if (charged > 0) {
       memory.release(charged);
       charged = 0;

@@ -61,6 +61,8 @@ public final class Session {
   private final Extension[] extensions;
   private FrameBuffers lender; // for the sending half, once it is made; null: heap buffers
   private MemoryBudget.Account memory; // null: nothing counted
+  /** Where the receiving half takes large assembly arrays; a test may give its own pool. */
+  AssemblyPool assemblies = AssemblyPool.SHARED;
   private long stalledFor; // bytes the last receive() waits for; 0 when it consumed everything
   private boolean pauseRequested; // receive() returns after the event in progress
   private boolean feedAgain; // a pause left work that needs no new bytes: see mustFeedAgain()
@@ -231,7 +233,7 @@ public final class Session {
     if (reader == null) {
       // The first byte since the handshake (or bytes that came with it): only now is there a
       // frame to parse. Most idle connections never get here.
-      reader = inbound = new Inbound(role, config, extensions, rsvBits(extensions), memory);
+      reader = inbound = new Inbound(role, config, extensions, rsvBits(extensions), memory, assemblies);
     }
     FrameParser parser = reader.parser;
     reader.listener = listener;
@@ -354,7 +356,7 @@ public final class Session {
       return;
     }
     if (inbound == null) {
-      inbound = new Inbound(role, config, extensions, rsvBits(extensions), memory);
+      inbound = new Inbound(role, config, extensions, rsvBits(extensions), memory, assemblies);
     }
     fail(new ProtocolException(code, reason), listener);
   }
