@@ -8,7 +8,8 @@ import java.nio.ByteBuffer;
  * of its event loop), so hand long work to another thread. A callback may send on this connection
  * or on any other (a broadcast holds no lock across connections), but must not wait for a send's
  * future (its own bytes go out after the callback returns: waiting would deadlock).
- * Buffers are valid only during the call.
+ * Buffers are valid only during the call, and only between their position and limit: a buffer
+ * may be a view of a reused (pooled) array, whose other bytes belong to earlier messages.
  * Every method does nothing by default.
  */
 public interface WebSocketListener {
