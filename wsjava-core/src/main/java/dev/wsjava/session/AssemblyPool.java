@@ -95,7 +95,7 @@ final class AssemblyPool {
     }
   }
 
-  /** The bytes kept now (for tests and for what an operator may ask). */
+  /** The bytes kept now (for tests). */
   long keptBytes() {
     long n = 0;
     for (int i = 0; i < slots.length(); i++) {

@@ -15,8 +15,9 @@ import java.time.Duration;
  *
  * <p>Each integer constant can be overridden with a system property {@code wsjava.tuning.NAME}
  * (the name in lower camel case, e.g. {@code -Dwsjava.tuning.maxReadsPerEvent=4}), read once when
- * this class loads. That is for measuring a value on another machine with the suite's {@code
- * --server-flag}, not a supported way to configure wsjava: the spin, which users may want to
+ * this class loads. That is for measuring a value on another machine with the suite's tuning
+ * variants (a target named {@code wsjava-nio+maxReadsPerEvent=4}, docs/benchmarks/TUNING.md), not a
+ * supported way to configure wsjava: the spin, which users may want to
  * choose, is configuration ({@code WebSocketConfig.Builder.eventLoopSpin}).
  *
  * <p>Internal: the transport packages are not exported.
