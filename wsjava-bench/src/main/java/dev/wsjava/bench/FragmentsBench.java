@@ -65,10 +65,7 @@ public class FragmentsBench {
     Session s = new Session(Role.SERVER, SessionConfig.DEFAULTS, List.of());
     delivered = 0;
     for (int at = 0; at < wire.length; at += READ) {
-      int n = Math.min(READ, wire.length - at);
-      read.clear();
-      read.put(wire, at, n).flip();
-      s.receive(read, listener);
+      s.receive(Payloads.nextRead(read, wire, at), listener);
     }
     if (delivered != MESSAGE) {
       throw new IllegalStateException("delivered " + delivered);

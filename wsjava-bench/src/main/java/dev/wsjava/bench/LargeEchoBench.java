@@ -90,10 +90,7 @@ public class LargeEchoBench {
   public int echo() {
     echoed = 0;
     for (int at = 0; at < wire.length; at += READ) {
-      int n = Math.min(READ, wire.length - at);
-      read.clear();
-      read.put(wire, at, n).flip();
-      server.receive(read, echo);
+      server.receive(Payloads.nextRead(read, wire, at), echo);
       while (server.hasOutbound()) {
         int count = server.gatherOutbound(gather, 0);
         long written = 0;

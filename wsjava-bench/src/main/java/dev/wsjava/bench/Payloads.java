@@ -1,5 +1,6 @@
 package dev.wsjava.bench;
 
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.SplittableRandom;
 
@@ -8,6 +9,16 @@ final class Payloads {
   static final int MIB = 1 << 20;
 
   private Payloads() {}
+
+  /**
+   * Fills {@code read} with the next piece of {@code wire} from {@code at}, as one socket read would:
+   * at most its capacity.
+   *
+   * @return {@code read}, flipped
+   */
+  static ByteBuffer nextRead(ByteBuffer read, byte[] wire, int at) {
+    return read.clear().put(wire, at, Math.min(read.capacity(), wire.length - at)).flip();
+  }
 
   static byte[] random(int n) {
     byte[] b = new byte[n];
