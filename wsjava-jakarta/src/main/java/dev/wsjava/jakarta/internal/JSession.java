@@ -384,8 +384,7 @@ final class JSession implements Session, WebSocketListener {
 
   private void deliverOnThisThread(Sink s, Object raw, boolean last) {
     int[] depth = IN_CALLBACK.get();
-    depth[0]++;
-    Object result;
+    depth[0]++; // a blocking send from here (the return value's too) must not wait
     try {
       Object argument;
       try {
@@ -394,19 +393,24 @@ final class JSession implements Session, WebSocketListener {
         callOnError(e);
         return;
       }
-      result = s.invoker.invoke(argument, last);
-    } catch (Throwable t) {
-      failed(t);
-      return;
+      Object result;
+      try {
+        result = s.invoker.invoke(argument, last);
+      } catch (Throwable t) {
+        failed(t);
+        return;
+      }
+      if (result != null) {
+        try {
+          basic.sendObject(result);
+        } catch (Exception e) {
+          callOnError(e);
+        }
+      }
+    } catch (IOException e) {
+      callOnError(e);
     } finally {
       depth[0]--;
-    }
-    if (result != null) {
-      try {
-        basic.sendObject(result);
-      } catch (Exception e) {
-        callOnError(e);
-      }
     }
   }
 

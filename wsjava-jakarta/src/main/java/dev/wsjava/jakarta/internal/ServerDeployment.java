@@ -104,7 +104,11 @@ public final class ServerDeployment implements ServerContainer {
     this.defaults = defaults;
   }
 
-  /** The deployed endpoints, the most specific path first. */
+  /**
+   * Returns the deployed endpoints' paths, the most specific first.
+   *
+   * @return the paths
+   */
   public List<String> paths() {
     List<String> out = new ArrayList<>();
     for (Deployed d : sorted()) {
@@ -113,7 +117,11 @@ public final class ServerDeployment implements ServerContainer {
     return out;
   }
 
-  /** Whether an endpoint reads messages as streams or parts (the server must stream then). */
+  /**
+   * Returns whether an endpoint reads messages as streams or parts (the server must stream then).
+   *
+   * @return true when the server must stream messages
+   */
   public boolean needsStreaming() {
     for (Deployed d : deployed) {
       if (d.model() == null || d.model().streams()) {
@@ -123,14 +131,23 @@ public final class ServerDeployment implements ServerContainer {
     return false;
   }
 
-  /** Called by the server once it runs: no endpoint may be added afterwards. */
+  /**
+   * Called by the server once it runs: no endpoint may be added afterwards.
+   *
+   * @param overTls whether the server serves wss://
+   * @param others the handshake hook of the server's other routes, or null
+   */
   public void started(boolean overTls, Function<dev.wsjava.HandshakeRequest, HandshakeDecision> others) {
     tls = overTls;
     otherRoutes = others;
     started = true;
   }
 
-  /** Returns the listener every Jakarta route shares. */
+  /**
+   * Returns the listener every Jakarta route shares.
+   *
+   * @return the listener
+   */
   public WebSocketListener listener() {
     return listener;
   }
@@ -225,6 +242,9 @@ public final class ServerDeployment implements ServerContainer {
    * Decides an upgrade: for a Jakarta path, what its configurator says (origin, subprotocol,
    * extensions, modified response, the endpoint instance); for another path, the other routes'
    * hook, or acceptance.
+   *
+   * @param request the upgrade request
+   * @return the decision
    */
   public HandshakeDecision decide(dev.wsjava.HandshakeRequest request) {
     Deployed d = null;
