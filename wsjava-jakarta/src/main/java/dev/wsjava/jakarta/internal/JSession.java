@@ -59,7 +59,7 @@ final class JSession implements Session, WebSocketListener {
   private final List<Codecs.DecoderType> decoderTypes;
   private final List<Codecs.EncoderType> encoderTypes;
   private final boolean secure;
-  private final List<Extension> negotiatedExtensions;
+  private volatile List<Extension> negotiatedExtensions; // made on first use from the socket's
 
   volatile WebSocket ws;
   volatile Codecs codecs;
@@ -101,7 +101,6 @@ final class JSession implements Session, WebSocketListener {
       List<Codecs.DecoderType> decoderTypes,
       List<Codecs.EncoderType> encoderTypes,
       boolean secure,
-      List<Extension> negotiatedExtensions,
       int maxText,
       int maxBinary,
       long maxIdle) {
@@ -118,7 +117,6 @@ final class JSession implements Session, WebSocketListener {
     this.decoderTypes = decoderTypes;
     this.encoderTypes = encoderTypes;
     this.secure = secure;
-    this.negotiatedExtensions = negotiatedExtensions;
     this.maxText = maxText;
     this.maxBinary = maxBinary;
     this.maxIdle = maxIdle;
@@ -622,7 +620,13 @@ final class JSession implements Session, WebSocketListener {
 
   @Override
   public List<Extension> getNegotiatedExtensions() {
-    return negotiatedExtensions;
+    List<Extension> e = negotiatedExtensions;
+    WebSocket socket = ws;
+    if (e == null && socket != null) {
+      e = JExtension.parseAll(socket.extensions());
+      negotiatedExtensions = e;
+    }
+    return e == null ? List.of() : e;
   }
 
   @Override

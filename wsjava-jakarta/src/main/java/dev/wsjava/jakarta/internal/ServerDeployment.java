@@ -124,8 +124,8 @@ public final class ServerDeployment implements ServerContainer {
    */
   public boolean needsStreaming() {
     for (Deployed d : deployed) {
-      if (d.model() == null || d.model().streams()) {
-        return true; // a programmatic endpoint may add any handler at onOpen
+      if (d.model() != null && d.model().streams()) {
+        return true; // a programmatic endpoint's handlers are unknown until onOpen: not counted
       }
     }
     return false;
@@ -288,7 +288,6 @@ public final class ServerDeployment implements ServerContainer {
             endpoint, config, this, d.open(), uri, params, java.util.Collections.unmodifiableMap(parameters),
             principal, config.getUserProperties(), d.decoders(), d.encoders(),
             request.tlsSession() != null,
-            negotiated(request),
             defaults.getDefaultMaxTextMessageBufferSize(),
             defaults.getDefaultMaxBinaryMessageBufferSize(),
             defaults.getDefaultMaxSessionIdleTimeout());
@@ -305,19 +304,6 @@ public final class ServerDeployment implements ServerContainer {
       }
     }
     return decision;
-  }
-
-  /** What the server will negotiate: permessage-deflate when the client offers it and it is on. */
-  private List<Extension> negotiated(dev.wsjava.HandshakeRequest request) {
-    if (defaults.getInstalledExtensionList().isEmpty()) {
-      return List.of();
-    }
-    for (String e : request.extensions()) {
-      if (e.startsWith("permessage-deflate")) {
-        return List.of(new JExtension("permessage-deflate", List.of()));
-      }
-    }
-    return List.of();
   }
 
   private URI requestUri(dev.wsjava.HandshakeRequest request) {
