@@ -137,6 +137,38 @@ public final class WebSocketConfig {
         progress);
   }
 
+  /**
+   * Names the first server-wide setting in which {@code route} differs from this configuration:
+   * those a server's routes share (one listener, one set of event loops, one memory budget).
+   *
+   * @param route a route's configuration, made from this one
+   * @return the setting's name, or null when the route changed none
+   */
+  String serverWideDifference(WebSocketConfig route) {
+    if (route.transport != transport) {
+      return "transport";
+    }
+    if (route.eventLoops != eventLoops) {
+      return "eventLoops";
+    }
+    if (!route.eventLoopSpin.equals(eventLoopSpin)) {
+      return "eventLoopSpin";
+    }
+    if (route.readBufferSize != readBufferSize) {
+      return "readBufferSize";
+    }
+    if (!route.socket.equals(socket)) {
+      return "socket options";
+    }
+    if (!route.handshakeTimeout.equals(handshakeTimeout)) {
+      return "handshakeTimeout";
+    }
+    if (route.memoryBudget != memoryBudget || !route.memoryStallTimeout.equals(memoryStallTimeout)) {
+      return "the memory budget";
+    }
+    return null;
+  }
+
   /** The three protocol limits, as the layers below take them. */
   Limits limits() {
     return limits;
