@@ -422,6 +422,27 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
   }
 
   @Override
+  public java.io.OutputStream sendBinaryStream() {
+    checkMayBlock();
+    return WebSocket.super.sendBinaryStream();
+  }
+
+  @Override
+  public java.io.Writer sendTextWriter() {
+    checkMayBlock();
+    return WebSocket.super.sendTextWriter();
+  }
+
+  /** A stream's writes wait for the socket, which the I/O thread writes: it must not wait. */
+  private void checkMayBlock() {
+    if (conn().onIoThread()) {
+      throw new IllegalStateException(
+          "a send stream blocks: write it from another thread than the connection's I/O thread"
+              + " (a listener callback's); for example a virtual thread");
+    }
+  }
+
+  @Override
   public CompletableFuture<Void> sendPing(ByteBuffer data) {
     return api(conn().sendPing(data));
   }
