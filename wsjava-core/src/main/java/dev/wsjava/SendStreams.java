@@ -4,12 +4,14 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.OutputStream;
 import java.io.Writer;
+import java.nio.Buffer;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -33,11 +35,46 @@ final class SendStreams {
   /** Sends one fragment at a time, after the previous one was written. */
   private static final class Pacer {
     private final WebSocket ws;
+    private final Buffer buffer;
+    private final Function<Boolean, CompletableFuture<Void>> part;
     private CompletableFuture<Void> inFlight = CompletableFuture.completedFuture(null);
     private boolean closed;
 
-    Pacer(WebSocket ws) {
+    /**
+     * @param ws the connection
+     * @param buffer the stream's buffer
+     * @param part sends the buffer (flipped) as a fragment, final or not; copies it first
+     */
+    Pacer(WebSocket ws, Buffer buffer, Function<Boolean, CompletableFuture<Void>> part) {
       this.ws = ws;
+      this.buffer = buffer;
+      this.part = part;
+    }
+
+    /** Sends what is buffered as a fragment (not the end of the message). */
+    void flush() throws IOException {
+      checkOpen();
+      if (buffer.position() > 0) {
+        sendBuffered();
+      }
+    }
+
+    void sendBuffered() throws IOException {
+      buffer.flip();
+      try {
+        send(() -> part.apply(false));
+      } finally {
+        buffer.clear();
+      }
+    }
+
+    /** Sends the rest as the final fragment and waits until it is written. */
+    void close() throws IOException {
+      if (closed) {
+        return;
+      }
+      buffer.flip();
+      finish(() -> part.apply(true));
     }
 
     void checkOpen() throws IOException {
@@ -103,19 +140,17 @@ final class SendStreams {
   /** A binary message as an {@link OutputStream}. */
   static final class Binary extends OutputStream {
     private final Pacer pacer;
-    private final WebSocket ws;
     private final ByteBuffer buffer = ByteBuffer.allocate(CHUNK);
 
     Binary(WebSocket ws) {
-      this.ws = ws;
-      this.pacer = new Pacer(ws);
+      this.pacer = new Pacer(ws, buffer, last -> ws.sendBinary(buffer, last));
     }
 
     @Override
     public void write(int b) throws IOException {
       pacer.checkOpen();
       if (!buffer.hasRemaining()) {
-        sendBuffered();
+        pacer.sendBuffered();
       }
       buffer.put((byte) b);
     }
@@ -126,7 +161,7 @@ final class SendStreams {
       pacer.checkOpen();
       while (len > 0) {
         if (!buffer.hasRemaining()) {
-          sendBuffered();
+          pacer.sendBuffered();
         }
         int n = Math.min(len, buffer.remaining());
         buffer.put(b, off, n);
@@ -135,102 +170,58 @@ final class SendStreams {
       }
     }
 
-    /** Sends what is buffered as a fragment (not the end of the message). */
     @Override
     public void flush() throws IOException {
-      pacer.checkOpen();
-      if (buffer.position() > 0) {
-        sendBuffered();
-      }
+      pacer.flush();
     }
 
-    private void sendBuffered() throws IOException {
-      buffer.flip();
-      try {
-        pacer.send(() -> ws.sendBinary(buffer, false)); // copied before it returns
-      } finally {
-        buffer.clear();
-      }
-    }
-
-    /** Sends the rest as the final fragment and waits until it is written. */
     @Override
     public void close() throws IOException {
-      if (pacer.closed) {
-        return;
-      }
-      buffer.flip();
-      pacer.finish(() -> ws.sendBinary(buffer, true));
+      pacer.close();
     }
   }
 
   /** A text message as a {@link Writer}; a surrogate pair may straddle two writes. */
   static final class Text extends Writer {
     private final Pacer pacer;
-    private final WebSocket ws;
     private final CharBuffer buffer = CharBuffer.allocate(CHUNK / 4);
 
     Text(WebSocket ws) {
-      this.ws = ws;
-      this.pacer = new Pacer(ws);
+      this.pacer = new Pacer(ws, buffer, last -> ws.sendText(buffer, last));
     }
 
     @Override
     public void write(char[] c, int off, int len) throws IOException {
       Objects.checkFromIndexSize(off, len, c.length);
-      pacer.checkOpen();
-      while (len > 0) {
-        if (!buffer.hasRemaining()) {
-          sendBuffered();
-        }
-        int n = Math.min(len, buffer.remaining());
-        buffer.put(c, off, n);
-        off += n;
-        len -= n;
-      }
+      write(CharBuffer.wrap(c, off, len));
     }
 
     @Override
     public void write(String s, int off, int len) throws IOException {
       Objects.checkFromIndexSize(off, len, s.length());
+      write(CharBuffer.wrap(s, off, off + len));
+    }
+
+    private void write(CharBuffer chars) throws IOException {
       pacer.checkOpen();
-      while (len > 0) {
+      while (chars.hasRemaining()) {
         if (!buffer.hasRemaining()) {
-          sendBuffered();
+          pacer.sendBuffered();
         }
-        int n = Math.min(len, buffer.remaining());
-        buffer.put(s, off, off + n);
-        off += n;
-        len -= n;
+        int n = Math.min(chars.remaining(), buffer.remaining());
+        buffer.put(chars.slice(chars.position(), n));
+        chars.position(chars.position() + n);
       }
     }
 
-    /** Sends what is buffered as a fragment (not the end of the message). */
     @Override
     public void flush() throws IOException {
-      pacer.checkOpen();
-      if (buffer.position() > 0) {
-        sendBuffered();
-      }
+      pacer.flush();
     }
 
-    private void sendBuffered() throws IOException {
-      buffer.flip();
-      try {
-        pacer.send(() -> ws.sendText(buffer, false)); // encoded before it returns
-      } finally {
-        buffer.clear();
-      }
-    }
-
-    /** Sends the rest as the final fragment and waits until it is written. */
     @Override
     public void close() throws IOException {
-      if (pacer.closed) {
-        return;
-      }
-      buffer.flip();
-      pacer.finish(() -> ws.sendText(buffer, true));
+      pacer.close();
     }
   }
 }
