@@ -691,7 +691,7 @@ public final class WebSocketConfig {
     /**
      * Sets how long an NIO event loop that has just handled I/O polls before it blocks: a wake-up
      * saved per message when replies or the next messages come sooner, more CPU time while they
-     * do. Default {@link EventLoopGroup#DEFAULT_SPIN} (50 µs: on 1 and on 2 cores the shortest
+     * do. Default 50 µs (on 1 and on 2 cores the shortest
      * spin that gets the whole latency gain; docs/benchmarks/TUNING.md). Zero for a server that
      * must not spend CPU waiting.
      *
