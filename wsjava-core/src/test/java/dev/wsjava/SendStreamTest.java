@@ -79,7 +79,7 @@ class SendStreamTest {
                     .build())
             .websocket("/", route)
             .start();
-    WebSocketConfig.Builder c = WebSocketConfig.builder().transport(t);
+    WebSocketConfig.Builder c = WebSocketConfig.builder().transport(t).maxOutboundFramePayload(FRAME);
     if (!deflate) {
       c.deflate(null);
     }
