@@ -54,8 +54,8 @@ import picocli.CommandLine.Spec;
     },
     footer = {
       "",
-      "A chat client that reads more slowly than the room talks (past --send-queue) is closed"
-          + " with 1008.",
+      "A chat client that reads more slowly than the room talks (past --chat-queue) is closed"
+          + " with 1008, or reset when it does not even take its close frame within 2 s.",
       "Sizes take k, m, g (powers of 1024); durations take ms, s, m, h (a bare number is seconds)."
     })
 public final class ServeCommand implements Callable<Integer> {
@@ -107,6 +107,13 @@ public final class ServeCommand implements Callable<Integer> {
       converter = Units.SizeConverter.class,
       description = "Bytes that may wait to be sent to one client.")
   private long sendQueue;
+
+  @Option(names = "--chat-queue", paramLabel = "SIZE", defaultValue = "1m",
+      converter = Units.SizeConverter.class,
+      description = "Bytes of /chat messages that may wait for one member; past it the member is"
+          + " closed (1008). Not part of --memory-budget: the messages are shared by every"
+          + " member, so size it times the members you expect as the worst case.")
+  private long chatQueue;
 
   @Option(names = "--memory-budget", paramLabel = "SIZE", defaultValue = "0",
       converter = Units.SizeConverter.class,
@@ -193,8 +200,9 @@ public final class ServeCommand implements Callable<Integer> {
     PrintStream err = parent.io().err();
     Usage.checkListenPort(spec, "--port", port);
     listen.checkResolvable();
-    if (maxMessage < 1 || sendQueue < 1) {
-      throw new ParameterException(spec.commandLine(), "--max-message and --send-queue must be positive");
+    if (maxMessage < 1 || sendQueue < 1 || chatQueue < 1) {
+      throw new ParameterException(
+          spec.commandLine(), "--max-message, --send-queue and --chat-queue must be positive");
     }
     WebSocketConfig config =
         Units.messagesUpTo(socketBuffers.applyTo(WebSocketConfig.builder()), maxMessage)
@@ -281,7 +289,7 @@ public final class ServeCommand implements Callable<Integer> {
    */
   private Topics topics() {
     Topics.Builder b = Topics.builder()
-        .maxQueuedBytes(sendQueue)
+        .maxQueuedBytes(chatQueue)
         .overflow(Topics.Overflow.CLOSE_POLICY_VIOLATION);
     boolean redis = cluster != null
         && (cluster.startsWith("redis://") || cluster.startsWith("rediss://"));
