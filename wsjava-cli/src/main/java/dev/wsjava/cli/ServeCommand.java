@@ -56,6 +56,10 @@ import picocli.CommandLine.Spec;
       "",
       "A chat client that reads more slowly than the room talks (past --chat-queue) is closed"
           + " with 1008, or reset when it does not even take its close frame within 2 s.",
+      "Protective defaults (serve only; the library has none): one client address may hold "
+          + ServeCommand.DEFAULT_MAX_PER_ADDRESS + " WebSockets and open "
+          + ServeCommand.DEFAULT_HANDSHAKE_RATE + "; --max-per-address 0 and --handshake-rate 0"
+          + " lift them.",
       "Sizes take k, m, g (powers of 1024); durations take ms, s, m, h (a bare number is seconds)."
     })
 public final class ServeCommand implements Callable<Integer> {
@@ -126,6 +130,23 @@ public final class ServeCommand implements Callable<Integer> {
       description = "How long a client may wait for the spent memory budget before the largest"
           + " holder is closed (1008).")
   private Duration memoryStallTimeout;
+
+  /** The default of --max-per-address: a household or an office behind one NAT fits in it. */
+  static final String DEFAULT_MAX_PER_ADDRESS = "256";
+
+  /** The default of --handshake-rate: a reconnect storm of a NAT passes, a flood does not. */
+  static final String DEFAULT_HANDSHAKE_RATE = "100/s";
+
+  @Option(names = "--max-per-address", paramLabel = "N", defaultValue = DEFAULT_MAX_PER_ADDRESS,
+      description = "WebSockets one client IP address may hold open at once; one more is answered"
+          + " 429. 0 for no cap (behind a proxy every client has the proxy's address).")
+  private int maxPerAddress;
+
+  @Option(names = "--handshake-rate", paramLabel = "N/s|0", defaultValue = DEFAULT_HANDSHAKE_RATE,
+      converter = Units.RateConverter.class,
+      description = "WebSocket upgrades one client IP address may make, in bursts of up to N (also"
+          + " N/m, N/10s); one more is answered 429 with Retry-After. 0 for no limit.")
+  private Units.Rate handshakeRate;
 
   @Option(names = "--idle-timeout", paramLabel = "DURATION", defaultValue = "0",
       description = "Close (1001) a connection quiet this long; 0 for never.")
@@ -200,6 +221,9 @@ public final class ServeCommand implements Callable<Integer> {
     PrintStream err = parent.io().err();
     Usage.checkListenPort(spec, "--port", port);
     listen.checkResolvable();
+    if (maxPerAddress < 0) {
+      throw new ParameterException(spec.commandLine(), "--max-per-address takes 0 (no cap) or more");
+    }
     if (maxMessage < 1 || sendQueue < 1 || chatQueue < 1) {
       throw new ParameterException(
           spec.commandLine(), "--max-message, --send-queue and --chat-queue must be positive");
@@ -237,6 +261,13 @@ public final class ServeCommand implements Callable<Integer> {
             .websocket("/chat", chat);
     if (tls != null) {
       builder.tls(tls);
+    }
+    // Protective defaults of the CLI only: the library sets no caps unless asked.
+    if (maxPerAddress > 0) {
+      builder.maxConnectionsPerAddress(maxPerAddress);
+    }
+    if (!handshakeRate.off()) {
+      builder.maxHandshakeRatePerAddress(handshakeRate.count(), handshakeRate.window());
     }
     if (auth != null) {
       builder.onHandshake(
