@@ -39,8 +39,8 @@ class SlowSubscribersTest {
           // The publisher's messages come compressed: inflating them takes memory from the budget.
           .deflate(PerMessageDeflate.defaults())
           .socketBuffers(16 * 1024, 16 * 1024)
-          // 256 KiB: the 50 queues of 64 KiB together are 12 times more. Before issue 35 they
-          // were charged to it, and the budget stopped reading the publisher.
+          // 512 KiB: the 50 queues of 1 MiB together are 100 times more. Before issue 35 they
+          // were charged to it, at each message's full size.
           .memoryBudget(512 * 1024)
           .closeTimeout(CLOSE_TIMEOUT)
           .build();
