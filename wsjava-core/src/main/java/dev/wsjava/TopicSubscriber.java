@@ -252,7 +252,7 @@ final class TopicSubscriber {
       pumpLoop();
     } finally {
       pumping = false;
-      }
+    }
   }
 
   private void pumpLoop() {
