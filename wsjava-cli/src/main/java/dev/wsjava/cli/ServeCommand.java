@@ -144,8 +144,9 @@ public final class ServeCommand implements Callable<Integer> {
 
   @Option(names = "--handshake-rate", paramLabel = "N/s|0", defaultValue = DEFAULT_HANDSHAKE_RATE,
       converter = Units.RateConverter.class,
-      description = "WebSocket upgrades one client IP address may make, in bursts of up to N (also"
-          + " N/m, N/10s); one more is answered 429 with Retry-After. 0 for no limit.")
+      description = "WebSocket upgrades one client IP address may make: N a second (N/s; also N/m,"
+          + " N/10s), in bursts of up to N; one more is answered 429 with Retry-After. 0 for no"
+          + " limit.")
   private Units.Rate handshakeRate;
 
   @Option(names = "--idle-timeout", paramLabel = "DURATION", defaultValue = "0",
