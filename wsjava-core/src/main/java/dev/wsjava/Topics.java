@@ -50,9 +50,17 @@ import java.util.function.BiConsumer;
  * <p><b>Slow subscribers.</b> Each subscriber has a queue of at most {@link
  * Builder#maxQueuedBytes} of topic messages not yet handed to its socket, beside at most {@link
  * #SOCKET_WINDOW} bytes in the socket's own write queue. A publication never waits for a
- * subscriber: when a queue is full, the {@link Overflow} policy drops that subscriber's oldest
- * messages (and counts them in {@link #dropped()}) or closes it with 1008 or 1013. The others are
- * not affected.
+ * subscriber: the moment a queue passes its bound, the {@link Overflow} policy drops that
+ * subscriber's oldest messages (and counts them in {@link #dropped()}) or closes it with 1008 or
+ * 1013; a subscriber that does not take its close frame within {@link
+ * Builder#overflowCloseTimeout} is reset. The others are not affected.
+ *
+ * <p><b>Memory.</b> Topic queues are not charged to the server's memory budget ({@link
+ * WebSocketConfig.Builder#memoryBudget}), so a room of subscribers that do not read can never
+ * make the budget stop reading the publisher or anyone else: the per-subscriber bound is the only
+ * limit on them. What they hold is shared: the frames (one per wire form and message) are held
+ * once however many queues hold them, and each queued message costs a subscriber one reference.
+ * Size {@code maxQueuedBytes} times the number of subscribers as the worst case.
  *
  * <p><b>Lifetime.</b> A connection leaves all its topics when it closes. A connection belongs to
  * one {@code Topics} at a time. Only connections of this library's servers and clients can
@@ -73,6 +81,14 @@ public final class Topics implements AutoCloseable {
 
   /** The default {@link Builder#maxQueuedBytes}: 1 MiB, several seconds of a busy chat. */
   public static final long DEFAULT_MAX_QUEUED_BYTES = 1 << 20;
+
+  /**
+   * The default {@link Builder#overflowCloseTimeout}: 2 s. A subscriber closed for its queue gets
+   * its close frame behind at most {@link #SOCKET_WINDOW} and a message; one that reads at even
+   * 32 KiB/s takes that in time, and one that reads nothing is cut (TCP reset) before it has held
+   * its socket and its descriptor for long.
+   */
+  public static final Duration DEFAULT_OVERFLOW_CLOSE_TIMEOUT = Duration.ofSeconds(2);
 
   /**
    * How long a subscriber coming back with an id waits for the history by default: long enough
@@ -244,6 +260,7 @@ public final class Topics implements AutoCloseable {
   private final boolean history;
   private final Envelope envelope;
   private final Duration recoveryTimeout;
+  private final Duration overflowCloseTimeout;
   private final BiConsumer<Duration, Runnable> timer;
   private final ConcurrentHashMap<String, Topic> topics = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<Object, SharedFrameEncoder> encoders = new ConcurrentHashMap<>();
@@ -259,6 +276,7 @@ public final class Topics implements AutoCloseable {
     this.history = b.backplane != null && b.backplane.keepsHistory();
     this.envelope = b.envelope;
     this.recoveryTimeout = b.recoveryTimeout;
+    this.overflowCloseTimeout = b.overflowCloseTimeout;
     this.timer = b.timer;
   }
 
@@ -798,6 +816,11 @@ public final class Topics implements AutoCloseable {
     return overflow;
   }
 
+  /** Runs {@code check} once the {@link Builder#overflowCloseTimeout} has passed. */
+  void afterOverflowCloseTimeout(Runnable check) {
+    timer.accept(overflowCloseTimeout, check);
+  }
+
   /** Closes the backplane, if any; subscriptions stay until their connections close. */
   @Override
   public void close() {
@@ -820,6 +843,7 @@ public final class Topics implements AutoCloseable {
     private Backplane backplane;
     private Envelope envelope = Envelope.LINE;
     private Duration recoveryTimeout = DEFAULT_RECOVERY_TIMEOUT;
+    private Duration overflowCloseTimeout = DEFAULT_OVERFLOW_CLOSE_TIMEOUT;
     private BiConsumer<Duration, Runnable> timer = (delay, task) ->
         CompletableFuture.delayedExecutor(delay.toNanos(), TimeUnit.NANOSECONDS).execute(task);
 
@@ -843,7 +867,26 @@ public final class Topics implements AutoCloseable {
       return this;
     }
 
-    /** Runs the recovery timeouts; tests fire them by hand. */
+    /**
+     * Sets how long a subscriber closed by {@link Overflow#CLOSE_POLICY_VIOLATION} or {@link
+     * Overflow#CLOSE_TRY_AGAIN_LATER} has for its socket to take its close frame (behind at most
+     * {@link #SOCKET_WINDOW} and a message) before the connection is reset (SO_LINGER 0, then
+     * closed): a peer that does not read could never see a close frame; default {@link
+     * #DEFAULT_OVERFLOW_CLOSE_TIMEOUT}.
+     *
+     * @param timeout more than zero
+     * @return this builder
+     */
+    public Builder overflowCloseTimeout(Duration timeout) {
+      if (timeout.isNegative() || timeout.isZero()) {
+        throw new IllegalArgumentException(
+            "overflowCloseTimeout must be more than zero, was " + timeout);
+      }
+      this.overflowCloseTimeout = timeout;
+      return this;
+    }
+
+    /** Runs the recovery and overflow-close timeouts; tests fire them by hand. */
     Builder timer(BiConsumer<Duration, Runnable> timer) {
       this.timer = Objects.requireNonNull(timer, "timer");
       return this;

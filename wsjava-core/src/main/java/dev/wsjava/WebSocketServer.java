@@ -424,7 +424,8 @@ public final class WebSocketServer implements AutoCloseable {
     /**
      * Caps the WebSocket connections one remote IP address holds at once; an upgrade beyond it is
      * answered 429 with {@code Retry-After} ({@link Stats#rejectedAddressFull()}). Behind a proxy
-     * every client shares the proxy's address.
+     * every client shares the proxy's address. Opt-in: the library sets no cap unless asked (the
+     * {@code wsjava serve} command sets one by default).
      *
      * @param value at least 1; unlimited by default
      * @return this builder
@@ -441,6 +442,7 @@ public final class WebSocketServer implements AutoCloseable {
      * Caps how fast one remote IP address may open WebSocket connections: {@code count} upgrades
      * per {@code window}, in bursts of up to {@code count}. One beyond is answered 429 with {@code
      * Retry-After} saying when the next would pass ({@link Stats#rejectedHandshakeRate()}).
+     * Opt-in: no limit unless asked (the {@code wsjava serve} command sets one by default).
      *
      * @param count upgrades per window, at least 1
      * @param window the window, positive

@@ -54,8 +54,12 @@ import picocli.CommandLine.Spec;
     },
     footer = {
       "",
-      "A chat client that reads more slowly than the room talks (past --send-queue) is closed"
-          + " with 1008.",
+      "A chat client that reads more slowly than the room talks (past --chat-queue) is closed"
+          + " with 1008, or reset when it does not even take its close frame within 2 s.",
+      "Protective defaults (serve only; the library has none): one client address may hold "
+          + ServeCommand.DEFAULT_MAX_PER_ADDRESS + " WebSockets and open "
+          + ServeCommand.DEFAULT_HANDSHAKE_RATE + "; --max-per-address 0 and --handshake-rate 0"
+          + " lift them.",
       "Sizes take k, m, g (powers of 1024); durations take ms, s, m, h (a bare number is seconds)."
     })
 public final class ServeCommand implements Callable<Integer> {
@@ -108,6 +112,13 @@ public final class ServeCommand implements Callable<Integer> {
       description = "Bytes that may wait to be sent to one client.")
   private long sendQueue;
 
+  @Option(names = "--chat-queue", paramLabel = "SIZE", defaultValue = "1m",
+      converter = Units.SizeConverter.class,
+      description = "Bytes of /chat messages that may wait for one member; past it the member is"
+          + " closed (1008). Not part of --memory-budget: the messages are shared by every"
+          + " member, so size it times the members you expect as the worst case.")
+  private long chatQueue;
+
   @Option(names = "--memory-budget", paramLabel = "SIZE", defaultValue = "0",
       converter = Units.SizeConverter.class,
       description = "Memory all clients together may make the server hold (messages being read,"
@@ -119,6 +130,24 @@ public final class ServeCommand implements Callable<Integer> {
       description = "How long a client may wait for the spent memory budget before the largest"
           + " holder is closed (1008).")
   private Duration memoryStallTimeout;
+
+  /** The default of --max-per-address: a household or an office behind one NAT fits in it. */
+  static final String DEFAULT_MAX_PER_ADDRESS = "256";
+
+  /** The default of --handshake-rate: a reconnect storm of a NAT passes, a flood does not. */
+  static final String DEFAULT_HANDSHAKE_RATE = "100/s";
+
+  @Option(names = "--max-per-address", paramLabel = "N", defaultValue = DEFAULT_MAX_PER_ADDRESS,
+      description = "WebSockets one client IP address may hold open at once; one more is answered"
+          + " 429. 0 for no cap (behind a proxy every client has the proxy's address).")
+  private int maxPerAddress;
+
+  @Option(names = "--handshake-rate", paramLabel = "N/s|0", defaultValue = DEFAULT_HANDSHAKE_RATE,
+      converter = Units.RateConverter.class,
+      description = "WebSocket upgrades one client IP address may make: N a second (N/s; also N/m,"
+          + " N/10s), in bursts of up to N; one more is answered 429 with Retry-After. 0 for no"
+          + " limit.")
+  private Units.Rate handshakeRate;
 
   @Option(names = "--idle-timeout", paramLabel = "DURATION", defaultValue = "0",
       description = "Close (1001) a connection quiet this long; 0 for never.")
@@ -193,8 +222,12 @@ public final class ServeCommand implements Callable<Integer> {
     PrintStream err = parent.io().err();
     Usage.checkListenPort(spec, "--port", port);
     listen.checkResolvable();
-    if (maxMessage < 1 || sendQueue < 1) {
-      throw new ParameterException(spec.commandLine(), "--max-message and --send-queue must be positive");
+    if (maxPerAddress < 0) {
+      throw new ParameterException(spec.commandLine(), "--max-per-address takes 0 (no cap) or more");
+    }
+    if (maxMessage < 1 || sendQueue < 1 || chatQueue < 1) {
+      throw new ParameterException(
+          spec.commandLine(), "--max-message, --send-queue and --chat-queue must be positive");
     }
     WebSocketConfig config =
         Units.messagesUpTo(socketBuffers.applyTo(WebSocketConfig.builder()), maxMessage)
@@ -229,6 +262,13 @@ public final class ServeCommand implements Callable<Integer> {
             .websocket("/chat", chat);
     if (tls != null) {
       builder.tls(tls);
+    }
+    // Protective defaults of the CLI only: the library sets no caps unless asked.
+    if (maxPerAddress > 0) {
+      builder.maxConnectionsPerAddress(maxPerAddress);
+    }
+    if (!handshakeRate.off()) {
+      builder.maxHandshakeRatePerAddress(handshakeRate.count(), handshakeRate.window());
     }
     if (auth != null) {
       builder.onHandshake(
@@ -281,7 +321,7 @@ public final class ServeCommand implements Callable<Integer> {
    */
   private Topics topics() {
     Topics.Builder b = Topics.builder()
-        .maxQueuedBytes(sendQueue)
+        .maxQueuedBytes(chatQueue)
         .overflow(Topics.Overflow.CLOSE_POLICY_VIOLATION);
     boolean redis = cluster != null
         && (cluster.startsWith("redis://") || cluster.startsWith("rediss://"));

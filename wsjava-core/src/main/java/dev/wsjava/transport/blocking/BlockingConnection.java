@@ -630,6 +630,11 @@ public final class BlockingConnection extends Connection {
   }
 
   @Override
+  protected void lingerZero() throws IOException {
+    raw.setSoLinger(true, 0);
+  }
+
+  @Override
   protected void closeSocket() {
     if (!closing.compareAndSet(false, true)) {
       return;

@@ -692,6 +692,11 @@ final class NioConnection extends Connection
   }
 
   @Override
+  protected void lingerZero() throws IOException {
+    channel().setOption(java.net.StandardSocketOptions.SO_LINGER, 0);
+  }
+
+  @Override
   protected void scheduleCloseTimeout(Duration timeout) {
     if (loop.inEventLoop()) {
       timers().armClose(timeout);
