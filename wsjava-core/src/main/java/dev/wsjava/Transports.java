@@ -33,6 +33,7 @@ final class Transports {
       int port,
       SSLContext tls,
       ServerBuilder.ClientAuth clientAuth,
+      boolean proxyProtocol,
       Router<Acceptor> router,
       ServerBuilder.Refusals refusals)
       throws IOException {
@@ -44,6 +45,7 @@ final class Transports {
                 .eventLoopSpin(config.eventLoopSpin())
                 .connectionConfig(config.connectionConfig(false))
                 .router(router, httpLimits(config))
+                .proxyProtocol(proxyProtocol)
                 .refusals(refusals);
         if (config.eventLoops() > 0) { // else the server's own group: one loop per processor
           b.eventLoops(config.eventLoops());
@@ -59,6 +61,7 @@ final class Transports {
                 .bind(host, port)
                 .connectionConfig(config.connectionConfig(false))
                 .router(router, httpLimits(config))
+                .proxyProtocol(proxyProtocol)
                 .refusals(refusals);
         if (tls != null) {
           b.tls(tls).clientAuth(clientAuth);
