@@ -20,6 +20,7 @@ import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocket;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -38,7 +39,13 @@ class BehindBalancerTest {
       HexFormat.of().parseHex("0d0a0d0a000d0a515549540a" + "2111000c" + "cb007107" + "7f000001"
           + "1267" + "01bb"); // 203.0.113.7:4711 -> 127.0.0.1:443
 
-  @TempDir Path dir;
+  @TempDir static Path dir;
+  static TestTls tls;
+
+  @BeforeAll
+  static void certificate() throws Exception {
+    tls = TestTls.create(dir);
+  }
   WebSocketServer server;
   final BlockingQueue<SocketAddress> hookSaw = new LinkedBlockingQueue<>();
   final BlockingQueue<SocketAddress> socketSaw = new LinkedBlockingQueue<>();
@@ -117,7 +124,6 @@ class BehindBalancerTest {
   @ParameterizedTest
   @EnumSource(Transport.class)
   void aV2HeaderBeforeTheTlsClientHelloInOneSegment(Transport t) throws Exception {
-    TestTls tls = TestTls.create(dir);
     start(t, WebSocketServer.builder().tls(tls.server()).requireProxyProtocol());
     try (SSLSocket s = tlsOver(tls.client(), V2_TCP4_203_0_113_7)) {
       assertThat(exchange(s, ascii(UPGRADE + "\r\n"))).isEqualTo("HTTP/1.1 101 Switching Protocols");
