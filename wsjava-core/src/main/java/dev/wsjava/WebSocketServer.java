@@ -528,7 +528,8 @@ public final class WebSocketServer implements AutoCloseable {
     /**
      * Caps the WebSocket connections one remote IP address holds at once; an upgrade beyond it is
      * answered 429 with {@code Retry-After} ({@link Stats#rejectedAddressFull()}). Behind a proxy
-     * every client shares the proxy's address.
+     * every client shares the proxy's address, unless the proxy tells the client's ({@link
+     * #requireProxyProtocol()}, {@link #trustedProxies}).
      *
      * @param value at least 1; unlimited by default
      * @return this builder
