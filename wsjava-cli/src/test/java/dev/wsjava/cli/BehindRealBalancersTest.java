@@ -3,6 +3,7 @@ package dev.wsjava.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import dev.wsjava.cli.balancer.Balancer;
 import dev.wsjava.cli.balancer.Haproxy;
 import dev.wsjava.cli.balancer.Nginx;
 import dev.wsjava.cli.balancer.ServeNode;
@@ -70,11 +71,10 @@ class BehindRealBalancersTest {
       try {
         List<Integer> ports = nodes.stream().map(ServeNode::port).toList();
         Path home = Files.createDirectories(dir.resolve(haproxy ? "haproxy" : "nginx"));
-        try (AutoCloseable balancer = haproxy
+        try (Balancer balancer = haproxy
                 ? Haproxy.start(home, "127.0.0.1", ports)
                 : Nginx.start(home, "127.0.0.1", ports)) {
-          int port = haproxy ? ((Haproxy) balancer).port() : ((Nginx) balancer).port();
-          run(haproxy, nodes, new InetSocketAddress("127.0.0.1", port));
+          run(haproxy, nodes, new InetSocketAddress(balancer.host(), balancer.port()));
         }
       } finally {
         nodes.forEach(ServeNode::close);

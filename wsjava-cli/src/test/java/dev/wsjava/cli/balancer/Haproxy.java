@@ -1,12 +1,9 @@
 package dev.wsjava.cli.balancer;
 
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /**
  * A real HAProxy (Debian's {@code haproxy}) in TCP mode in front of wsjava nodes, sending each
@@ -16,17 +13,9 @@ import java.util.concurrent.TimeUnit;
  * retried on another node ({@code option redispatch}). Runs in the foreground ({@code -db});
  * stopped by its own process id. Thread-safe.
  */
-public final class Haproxy implements AutoCloseable {
-  private final Process process;
-  private final String host;
-  private final int port;
-  private final Path config;
-
-  private Haproxy(Process process, String host, int port, Path config) {
-    this.process = process;
-    this.host = host;
-    this.port = port;
-    this.config = config;
+public final class Haproxy extends Balancer {
+  private Haproxy(Process process, String host, int port, Path log) {
+    super(process, host, port, log);
   }
 
   /**
@@ -96,55 +85,8 @@ public final class Haproxy implements AutoCloseable {
     int port = Loopback.freePort(host);
     Path cfg = dir.resolve("haproxy.cfg");
     Files.writeString(cfg, config(host, port, nodePorts, maxconn), StandardCharsets.UTF_8);
-    Process p = new ProcessBuilder("haproxy", "-db", "-f", cfg.toString())
-        .redirectErrorStream(true)
-        .redirectOutput(dir.resolve("haproxy.log").toFile())
-        .start();
-    Haproxy h = new Haproxy(p, host, port, cfg);
-    try {
-      Loopback.awaitListening(host, port, Duration.ofSeconds(20), p, "haproxy");
-    } catch (RuntimeException | InterruptedException e) {
-      h.close();
-      throw new IllegalStateException(e.getMessage() + ": " + h.log(), e);
-    }
-    return h;
-  }
-
-  /**
-   * Returns the address clients connect to.
-   *
-   * @return the loopback address it listens on
-   */
-  public String host() {
-    return host;
-  }
-
-  /**
-   * Returns the port clients connect to.
-   *
-   * @return the port
-   */
-  public int port() {
-    return port;
-  }
-
-  /**
-   * Returns its output so far (HAProxy's alerts and warnings).
-   *
-   * @return the log text
-   * @throws IOException when it cannot be read
-   */
-  public String log() throws IOException {
-    return Files.readString(config.resolveSibling("haproxy.log"), StandardCharsets.UTF_8);
-  }
-
-  @Override
-  public void close() {
-    process.destroyForcibly();
-    try {
-      process.waitFor(10, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    Path log = dir.resolve("haproxy.log");
+    return new Haproxy(
+        launch(List.of("haproxy", "-db", "-f", cfg.toString()), log, host, port), host, port, log);
   }
 }

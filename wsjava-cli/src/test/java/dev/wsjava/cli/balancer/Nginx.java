@@ -1,12 +1,9 @@
 package dev.wsjava.cli.balancer;
 
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /**
  * A real nginx (Debian's {@code nginx}) proxying WebSocket to wsjava nodes over HTTP/1.1, telling
@@ -14,17 +11,9 @@ import java.util.concurrent.TimeUnit;
  * node that refuses connections is skipped ({@code proxy_next_upstream error}). One process, in the
  * foreground, everything under its own directory; stopped by its own process id. Thread-safe.
  */
-public final class Nginx implements AutoCloseable {
-  private final Process process;
-  private final String host;
-  private final int port;
-  private final Path dir;
-
-  private Nginx(Process process, String host, int port, Path dir) {
-    this.process = process;
-    this.host = host;
-    this.port = port;
-    this.dir = dir;
+public final class Nginx extends Balancer {
+  private Nginx(Process process, String host, int port, Path log) {
+    super(process, host, port, log);
   }
 
   /**
@@ -90,56 +79,9 @@ public final class Nginx implements AutoCloseable {
             + "  scgi_temp_path " + d + "/scgi;\n");
     Path cfg = dir.resolve("nginx.conf");
     Files.writeString(cfg, conf, StandardCharsets.UTF_8);
-    Process p = new ProcessBuilder("nginx", "-p", d, "-c", cfg.toString(), "-e", d + "/error.log")
-        .redirectErrorStream(true)
-        .redirectOutput(dir.resolve("nginx.out").toFile())
-        .start();
-    Nginx n = new Nginx(p, host, port, dir);
-    try {
-      Loopback.awaitListening(host, port, Duration.ofSeconds(20), p, "nginx");
-    } catch (RuntimeException | InterruptedException e) {
-      n.close();
-      throw e;
-    }
-    return n;
-  }
-
-  /**
-   * Returns the address clients connect to.
-   *
-   * @return the loopback address it listens on
-   */
-  public String host() {
-    return host;
-  }
-
-  /**
-   * Returns the port clients connect to.
-   *
-   * @return the port
-   */
-  public int port() {
-    return port;
-  }
-
-  /**
-   * Returns its error log so far.
-   *
-   * @return the log text
-   * @throws IOException when it cannot be read
-   */
-  public String log() throws IOException {
-    Path log = dir.resolve("error.log");
-    return Files.exists(log) ? Files.readString(log, StandardCharsets.UTF_8) : "";
-  }
-
-  @Override
-  public void close() {
-    process.destroyForcibly();
-    try {
-      process.waitFor(10, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    Path log = dir.resolve("error.log"); // its error log, and its output too
+    return new Nginx(
+        launch(List.of("nginx", "-p", d, "-c", cfg.toString(), "-e", log.toString()), log, host, port),
+        host, port, log);
   }
 }
