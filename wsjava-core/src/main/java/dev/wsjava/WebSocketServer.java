@@ -35,7 +35,10 @@ import javax.net.ssl.SSLContext;
  * }</pre>
  *
  * <p>Thread-safe. {@link #close()} shuts down gracefully: every WebSocket gets 1001 and a bounded
- * time to close.
+ * time to close. Behind a load balancer, {@link #drain} moves clients off the node instead (1012,
+ * spread over a window), {@link Builder#requireProxyProtocol()} and {@link Builder#trustedProxies}
+ * give it the clients' addresses, and {@link #reloadTls} renews its certificate in place
+ * (docs/DEPLOYMENT.md).
  */
 public final class WebSocketServer implements AutoCloseable {
   /** How long {@link #close()} waits for connections to close after sending 1001. */
