@@ -50,8 +50,9 @@ final class Hook {
    */
   Acceptor acceptor(String route, BiFunction<HandshakeRequest, Object, WebSocketImpl> make) {
     Function<String, Map<String, String>> params = Router.pathParams(route);
-    return info -> {
+    return transportInfo -> {
       Serving limits = serving;
+      HandshakeInfo info = limits.fromClient(transportInfo);
       Verdict refused = limits.admit(info);
       if (refused != null) {
         return refused;

@@ -35,6 +35,7 @@ final class Transports {
       int port,
       SSLContext tls,
       ServerBuilder.ClientAuth clientAuth,
+      boolean proxyProtocol,
       Router<Acceptor> router,
       ServerBuilder.Refusals refusals)
       throws IOException {
@@ -46,6 +47,7 @@ final class Transports {
                 .eventLoopSpin(config.eventLoopSpin())
                 .connectionConfig(connection)
                 .router(router, httpLimits(config))
+                .proxyProtocol(proxyProtocol)
                 .refusals(refusals);
         if (config.eventLoops() > 0) { // else the server's own group: one loop per processor
           b.eventLoops(config.eventLoops());
@@ -61,6 +63,7 @@ final class Transports {
                 .bind(host, port)
                 .connectionConfig(connection)
                 .router(router, httpLimits(config))
+                .proxyProtocol(proxyProtocol)
                 .refusals(refusals);
         if (tls != null) {
           b.tls(tls).clientAuth(clientAuth);

@@ -580,7 +580,8 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
 
   @Override
   public SocketAddress remoteAddress() {
-    return conn().remoteAddress();
+    // A server's: the client the request came from, through a PROXY header or trusted proxies.
+    return request != null ? request.remoteAddress() : conn().remoteAddress();
   }
 
   @Override

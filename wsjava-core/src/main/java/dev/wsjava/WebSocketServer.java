@@ -17,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -38,14 +39,25 @@ import javax.net.ssl.SSLContext;
  * }</pre>
  *
  * <p>Thread-safe. {@link #close()} shuts down gracefully: every WebSocket gets 1001 and a bounded
- * time to close.
+ * time to close. Behind a load balancer, {@link #drain} moves clients off the node instead (1012,
+ * spread over a window), {@link Builder#requireProxyProtocol()} and {@link Builder#trustedProxies}
+ * give it the clients' addresses, and {@link #reloadTls} renews its certificate in place
+ * (docs/DEPLOYMENT.md).
  */
 public final class WebSocketServer implements AutoCloseable {
   /** How long {@link #close()} waits for connections to close after sending 1001. */
   public static final Duration DEFAULT_SHUTDOWN_GRACE = Duration.ofSeconds(5);
 
+  /**
+   * How long {@link #drain} waits, after the last 1012, for the closing handshakes (and the
+   * messages queued before them) before it aborts what is left.
+   */
+  public static final Duration DRAIN_FLUSH_GRACE = Duration.ofSeconds(5);
+
   private final ServerTransport transport;
   private final Serving serving;
+  private final java.util.concurrent.atomic.AtomicReference<CompletableFuture<Boolean>> drained =
+      new java.util.concurrent.atomic.AtomicReference<>();
 
   private WebSocketServer(ServerTransport transport, Serving serving) {
     this.transport = transport;
@@ -200,6 +212,17 @@ public final class WebSocketServer implements AutoCloseable {
     }
 
     /**
+     * Returns the connections closed without an answer because a server that {@link
+     * Builder#requireProxyProtocol() requires the PROXY protocol} got no valid header from them
+     * (none, a malformed one, or none within the handshake timeout).
+     *
+     * @return the count
+     */
+    public long rejectedProxyHeader() {
+      return rejected[ServerCounters.Reason.PROXY_HEADER.ordinal()];
+    }
+
+    /**
      * Returns the connections closed 1008 for {@link Builder#maxMessageRate}.
      *
      * @return the count
@@ -281,6 +304,71 @@ public final class WebSocketServer implements AutoCloseable {
     return clean;
   }
 
+  /**
+   * Drains the server, as before a restart or a deploy: stops accepting (the listening socket
+   * closes, so a balancer's health check takes the node out), refuses upgrades already under way
+   * with 503, closes every WebSocket with 1012 (service restart) one after the other, evenly spread
+   * over {@code window} so that their clients do not all reconnect to the other nodes at once, then
+   * waits up to {@link #DRAIN_FLUSH_GRACE} for the closing handshakes (what was queued before the
+   * close is sent first) and stops, aborting what is left. Runs on a thread of its own; calling it
+   * again returns the same future.
+   *
+   * @param window how long the closes are spread over; zero closes all at once
+   * @return completes with true when every connection closed cleanly, false when some were aborted
+   */
+  public CompletableFuture<Boolean> drain(Duration window) {
+    return drain(window, Drain.Clock.SYSTEM);
+  }
+
+  /** {@link #drain(Duration)} on a clock a test drives. */
+  CompletableFuture<Boolean> drain(Duration window, Drain.Clock clock) {
+    if (window.isNegative()) {
+      throw new IllegalArgumentException("the drain window must not be negative: " + window);
+    }
+    CompletableFuture<Boolean> done = new CompletableFuture<>();
+    if (!drained.compareAndSet(null, done)) {
+      return drained.get();
+    }
+    serving.draining = true;
+    transport.stopAccepting();
+    List<dev.wsjava.transport.Connection> open = serving.openConnections();
+    Loggers.SERVER.log(
+        System.Logger.Level.INFO,
+        () -> "draining port " + port() + ": " + open.size() + " connection(s) close with 1012 over "
+            + window);
+    Thread.ofPlatform().name("wsjava-drain-" + port()).start(() -> {
+      try {
+        Drain.spread(open, window.toNanos(), clock, WebSocketServer::restart);
+        // Upgrades that were under way when accepting stopped opened meanwhile.
+        serving.openConnections().forEach(WebSocketServer::restart);
+        done.complete(shutdown(DRAIN_FLUSH_GRACE));
+      } catch (Throwable e) {
+        done.completeExceptionally(e);
+      }
+    });
+    return done;
+  }
+
+  private static void restart(dev.wsjava.transport.Connection c) {
+    try {
+      c.close(CloseCode.SERVICE_RESTART, "service restart: reconnect");
+    } catch (RuntimeException e) {
+      // closed meanwhile
+    }
+  }
+
+  /**
+   * Serves new connections with this TLS context from now on, for a renewed certificate: open
+   * connections keep the one they started with. Thread-safe.
+   *
+   * @param context the new context (see {@link TlsContexts})
+   * @throws IllegalStateException when the server was started without {@link Builder#tls}
+   */
+  public void reloadTls(SSLContext context) {
+    transport.reloadTls(Objects.requireNonNull(context, "context"));
+    Loggers.SERVER.log(System.Logger.Level.INFO, () -> "port " + port() + ": TLS context reloaded");
+  }
+
   /** Shuts down with {@link #DEFAULT_SHUTDOWN_GRACE}. */
   @Override
   public void close() {
@@ -319,6 +407,9 @@ public final class WebSocketServer implements AutoCloseable {
     private RateLimit handshakeRate;
     private RateLimit messageRate;
     private java.util.function.LongSupplier clock = System::nanoTime;
+    private boolean proxyProtocol;
+    private dev.wsjava.internal.proxyprotocol.TrustedProxies trustedProxies =
+        dev.wsjava.internal.proxyprotocol.TrustedProxies.none();
 
     private Builder() {}
 
@@ -383,6 +474,45 @@ public final class WebSocketServer implements AutoCloseable {
     }
 
     /**
+     * Requires every connection to start with a PROXY protocol header, version 1 or 2, as a load
+     * balancer in front sends it (HAProxy's {@code send-proxy} or {@code send-proxy-v2}, AWS NLB,
+     * GCP and Azure TCP balancers with the PROXY protocol on). It is read before TLS and HTTP,
+     * within the handshake timeout, and its source address becomes the client's: {@link
+     * HandshakeRequest#remoteAddress()}, {@link WebSocket#remoteAddress()}, the per-address limits,
+     * logs and events see it. A connection without a valid header is closed without an answer and
+     * counted ({@link Stats#rejectedProxyHeader()}). A header that says to use the connection's own
+     * addresses (the balancer's health checks: {@code LOCAL}, {@code UNKNOWN}) is accepted.
+     *
+     * <p>Only for a port that nothing but the balancer can reach: whoever can connect can claim
+     * any address. Without this option no header is looked for, and a client sending one is
+     * answered 400 like any request that is not HTTP.
+     *
+     * @return this builder
+     */
+    public Builder requireProxyProtocol() {
+      proxyProtocol = true;
+      return this;
+    }
+
+    /**
+     * Believes the {@code Forwarded} (RFC 7239) and {@code X-Forwarded-For} fields of requests
+     * that come from these addresses (balancers that speak HTTP, such as nginx): the client is then
+     * the right-most address in the fields that is not one of them ({@code Forwarded} when the
+     * request has it, else {@code X-Forwarded-For}), and the per-address limits, logs, events and
+     * {@link HandshakeRequest#remoteAddress()} see that client. Requests from other addresses are
+     * taken as they come, their fields ignored. Replaces the proxies set before; none by default.
+     *
+     * @param cidrs IP addresses ({@code 127.0.0.1}, {@code ::1}) or ranges ({@code 10.0.0.0/8},
+     *     {@code fd00::/8}); host names are refused
+     * @return this builder
+     * @throws IllegalArgumentException naming an entry that is not an address or range
+     */
+    public Builder trustedProxies(String... cidrs) {
+      trustedProxies = dev.wsjava.internal.proxyprotocol.TrustedProxies.of(List.of(cidrs));
+      return this;
+    }
+
+    /**
      * Accepts WebSocket upgrades only from origins this predicate allows (403 otherwise). The
      * predicate gets {@code null} when the request has no {@code Origin} (non-browser clients).
      *
@@ -424,8 +554,9 @@ public final class WebSocketServer implements AutoCloseable {
     /**
      * Caps the WebSocket connections one remote IP address holds at once; an upgrade beyond it is
      * answered 429 with {@code Retry-After} ({@link Stats#rejectedAddressFull()}). Behind a proxy
-     * every client shares the proxy's address. Opt-in: the library sets no cap unless asked (the
-     * {@code wsjava serve} command sets one by default).
+     * every client shares the proxy's address, unless the proxy tells the client's ({@link
+     * #requireProxyProtocol()}, {@link #trustedProxies}). Opt-in: the library sets no cap unless
+     * asked (the {@code wsjava serve} command sets one by default).
      *
      * @param value at least 1; unlimited by default
      * @return this builder
@@ -727,7 +858,8 @@ public final class WebSocketServer implements AutoCloseable {
       if (clientAuth != ServerBuilder.ClientAuth.NONE && tls == null) {
         throw new IllegalStateException("client certificates need TLS: set tls(...) too");
       }
-      Serving serving = new Serving(maxConnections, maxPerAddress, handshakeRate, messageRate, clock);
+      Serving serving =
+          new Serving(maxConnections, maxPerAddress, handshakeRate, messageRate, clock, trustedProxies);
       hook.serving = serving;
       hook.server = self;
       routeHooks.values().forEach(h -> {
@@ -736,7 +868,8 @@ public final class WebSocketServer implements AutoCloseable {
       });
       WebSocketServer server =
           new WebSocketServer(
-              Transports.server(config, connection, host, port, tls, clientAuth, router, serving::refusedByProtocol),
+              Transports.server(config, connection, host, port, tls, clientAuth, proxyProtocol, router,
+                  serving::refusedByProtocol),
               serving);
       self.set(server);
       Loggers.SERVER.log(

@@ -111,7 +111,7 @@ class SlowSubscribersTest {
         // timeout) or reset (its socket would not take the close frame) within the bound.
         Duration bound = OVERFLOW_CLOSE.plus(CLOSE_TIMEOUT).plusSeconds(10);
         Await.until("the non-readers' connections released", bound,
-            () -> server.openConnections() == 2);
+            () -> server.openTcpConnections() == 2);
         for (NonReader r : nonReaders) {
           assertThat(r.outcome()).isIn("close 1008", "reset");
         }

@@ -580,9 +580,9 @@ class TopicsTest {
         }
         Await.until("its queue overflowed", Duration.ofSeconds(10), () -> !timers.isEmpty());
         assertThat(delays).containsExactly(Topics.DEFAULT_OVERFLOW_CLOSE_TIMEOUT);
-        assertThat(server.openConnections()).as("its close frame waits behind its queue").isOne();
+        assertThat(server.openTcpConnections()).as("its close frame waits behind its queue").isOne();
         timers.get(0).run(); // the timeout ends: the socket has not taken the close frame
-        Await.until("reset", Duration.ofSeconds(10), () -> server.openConnections() == 0);
+        Await.until("reset", Duration.ofSeconds(10), () -> server.openTcpConnections() == 0);
         assertThat(mute.outcome()).isEqualTo("reset");
         assertThat(topics.subscribers("feed")).isZero();
       } finally {

@@ -37,7 +37,8 @@ import picocli.CommandLine.Spec;
 /**
  * {@code wsjava serve}: an echo and chat server with a browser page. {@code /} serves the page,
  * {@code /echo} echoes every message, {@code /chat} sends every message to every client. Runs
- * until Ctrl-C or SIGTERM, then closes every WebSocket with 1001.
+ * until Ctrl-C or SIGTERM, then drains: every WebSocket is closed with 1012, spread over the drain
+ * window, so that behind a balancer the clients reconnect to the other nodes a few at a time.
  */
 @Command(
     name = "serve",
@@ -49,7 +50,8 @@ import picocli.CommandLine.Spec;
       "Listens on 127.0.0.1 only: --host 0.0.0.0 (or ::) serves other machines too.",
       "--token or --basic-auth admits to /chat only who presents them, named as they say;"
           + " --metrics adds /metrics.",
-      "Ctrl-C or SIGTERM closes every WebSocket with 1001 and stops.",
+      "Ctrl-C or SIGTERM drains: stops accepting, closes every WebSocket with 1012 (service"
+          + " restart) spread over --drain-window, and stops.",
       ""
     },
     footer = {
@@ -183,6 +185,30 @@ public final class ServeCommand implements Callable<Integer> {
           + " USER. Repeatable; others get 401.")
   private List<String> users = new ArrayList<>();
 
+  @Option(names = "--proxy-protocol",
+      description = "Require a PROXY protocol header (v1 or v2, as HAProxy's send-proxy and"
+          + " send-proxy-v2 and cloud TCP balancers send it) before every connection, and take the"
+          + " client's address from it. Only for a port that nothing but the balancer reaches.")
+  private boolean proxyProtocol;
+
+  @Option(names = "--trusted-proxy", paramLabel = "CIDR",
+      description = "Believe X-Forwarded-For and Forwarded from this address or range (an HTTP"
+          + " balancer such as nginx, e.g. 127.0.0.1 or 10.0.0.0/8): the client is the right-most"
+          + " address there that is not a trusted proxy. Repeatable.")
+  private List<String> trustedProxies = new ArrayList<>();
+
+  @Option(names = "--drain-window", paramLabel = "DURATION", defaultValue = "10s",
+      description = "On Ctrl-C or SIGTERM, close the WebSockets with 1012 one after the other over"
+          + " this long, so that they reconnect to the other nodes gradually; 0 closes all at once."
+          + " With the 5 s left for closing handshakes it fits the 30 s a container platform"
+          + " usually waits after SIGTERM.")
+  private Duration drainWindow;
+
+  @Option(names = "--log-connections",
+      description = "Print a line for every WebSocket upgrade, with the client's address (as the"
+          + " PROXY header or a trusted proxy says).")
+  private boolean logConnections;
+
   @Option(names = "--metrics",
       description = "Serve the server's counters at /metrics in Prometheus text format.")
   private boolean metrics;
@@ -203,9 +229,9 @@ public final class ServeCommand implements Callable<Integer> {
     out.flush();
     Shutdown.await("wsjava-shutdown", () -> {
       parent.io().err().println(
-          "wsjava serve: shutting down, closing "
-              + running.server().openTcpConnections() + " connection(s) with 1001");
-      running.close();
+          "wsjava serve: draining, closing " + running.server().stats().connectionsOpen()
+              + " WebSocket(s) with 1012 over " + drainWindow.toMillis() + " ms");
+      running.drain(drainWindow);
     });
     return 0;
   }
@@ -224,6 +250,9 @@ public final class ServeCommand implements Callable<Integer> {
     listen.checkResolvable();
     if (maxPerAddress < 0) {
       throw new ParameterException(spec.commandLine(), "--max-per-address takes 0 (no cap) or more");
+    }
+    if (drainWindow.isNegative()) {
+      throw new ParameterException(spec.commandLine(), "--drain-window must not be negative");
     }
     if (maxMessage < 1 || sendQueue < 1 || chatQueue < 1) {
       throw new ParameterException(
@@ -270,9 +299,24 @@ public final class ServeCommand implements Callable<Integer> {
     if (!handshakeRate.off()) {
       builder.maxHandshakeRatePerAddress(handshakeRate.count(), handshakeRate.window());
     }
-    if (auth != null) {
-      builder.onHandshake(
-          req -> req.path().equals("/chat") ? auth.decide(req) : HandshakeDecision.accept());
+    if (proxyProtocol) {
+      builder.requireProxyProtocol();
+    }
+    try {
+      builder.trustedProxies(trustedProxies.toArray(String[]::new));
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), "--trusted-proxy: " + e.getMessage());
+    }
+    if (auth != null || logConnections) {
+      builder.onHandshake(req -> {
+        HandshakeDecision d =
+            auth != null && req.path().equals("/chat") ? auth.decide(req) : HandshakeDecision.accept();
+        if (logConnections) {
+          err.println("wsjava serve: " + (d.isAccepted() ? "upgrade " : "refused " + d.status() + " ")
+              + req.path() + " from " + address(req.remoteAddress()));
+        }
+        return d;
+      });
     }
     if (registry != null) {
       builder.get(
@@ -296,6 +340,12 @@ public final class ServeCommand implements Callable<Integer> {
     if (registry != null) {
       new WsjavaMetrics(server, Tags.of("server", "wsjava-serve")).bindTo(registry);
     }
+    TlsWatch watch = null;
+    if (keystore != null || certPem != null) {
+      WebSocketServer started = server;
+      watch = new TlsWatch(keystore != null ? List.of(keystore) : List.of(certPem, keyPem),
+          () -> tls(null), started::reloadTls, err).start();
+    }
     err.println(
         "wsjava serve: " + transport.name().toLowerCase(Locale.ROOT) + " transport, permessage-deflate "
             + (noDeflate ? "off" : "on") + ", messages up to " + Units.formatSize(maxMessage)
@@ -303,7 +353,10 @@ public final class ServeCommand implements Callable<Integer> {
             + (listen.everyInterface() ? ", listening on every interface" : "")
             + (cluster != null ? ", /chat shared through " + cluster : "")
             + (auth != null ? ", /chat needs " + (users.isEmpty() ? "a token" : "credentials") : "")
-            + (registry != null ? ", metrics at /metrics" : ""));
+            + (registry != null ? ", metrics at /metrics" : "")
+            + (proxyProtocol ? ", PROXY protocol required" : "")
+            + (trustedProxies.isEmpty() ? "" : ", trusting forwarding fields from " + trustedProxies)
+            + (watch != null ? ", certificate reloaded when its files change" : ""));
     if (generated != null) {
       err.println(
           "wsjava serve: self-signed development certificate for localhost, 127.0.0.1, ::1\n"
@@ -312,7 +365,7 @@ public final class ServeCommand implements Callable<Integer> {
               + "  (wsjava connect --cacert " + generated.certificatePem() + " URL)");
     }
     return new Running(server, chat, topics, urls(tls != null, server.port(), registry != null),
-        generated);
+        generated, watch);
   }
 
   /**
@@ -386,6 +439,15 @@ public final class ServeCommand implements Callable<Integer> {
     return urls;
   }
 
+  /** An address as {@code 127.0.0.1:4711} (or {@code [::1]:4711}), without a leading slash. */
+  static String address(java.net.SocketAddress a) {
+    if (a instanceof java.net.InetSocketAddress i && i.getAddress() != null) {
+      String host = i.getAddress().getHostAddress();
+      return (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + i.getPort();
+    }
+    return String.valueOf(a);
+  }
+
   private static String resource(String name) throws IOException {
     try (InputStream in = ServeCommand.class.getResourceAsStream(name)) {
       if (in == null) {
@@ -402,9 +464,11 @@ public final class ServeCommand implements Callable<Integer> {
     private final Topics topics;
     private final List<String> urls;
     private final SelfSignedCertificate certificate;
+    private final TlsWatch tlsWatch;
 
     Running(WebSocketServer server, ChatRoom chat, Topics topics, List<String> urls,
-        SelfSignedCertificate certificate) {
+        SelfSignedCertificate certificate, TlsWatch tlsWatch) {
+      this.tlsWatch = tlsWatch;
       this.server = server;
       this.chat = chat;
       this.topics = topics;
@@ -453,9 +517,36 @@ public final class ServeCommand implements Callable<Integer> {
       return chat;
     }
 
+    /** What watches the certificate's files, or null without --keystore and --cert. */
+    TlsWatch tlsWatch() {
+      return tlsWatch;
+    }
+
+    /**
+     * Drains (see {@link WebSocketServer#drain}): every WebSocket is closed with 1012, spread over
+     * {@code window}; then stops like {@link #close()}.
+     *
+     * @param window the spread
+     */
+    public void drain(Duration window) {
+      try {
+        server.drain(window).get(
+            window.plus(WebSocketServer.DRAIN_FLUSH_GRACE).toMillis() + 10_000,
+            java.util.concurrent.TimeUnit.MILLISECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+        // stopped anyway below
+      }
+      close();
+    }
+
     /** Closes every WebSocket with 1001 (bounded wait), stops, and deletes generated files. */
     @Override
     public void close() {
+      if (tlsWatch != null) {
+        tlsWatch.close();
+      }
       server.close();
       topics.close();
       if (certificate != null) {

@@ -215,7 +215,7 @@ class ServeCommandTest {
 
   /** The real thing: {@code wsjava} (no arguments but a port) as a process, stopped by SIGTERM. */
   @Test
-  void sigtermShutsTheProcessDownGracefullyWith1001() throws Exception {
+  void sigtermDrainsTheProcessWith1012() throws Exception {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     Process p = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
             "dev.wsjava.cli.Main", "--port", "0")
@@ -232,8 +232,8 @@ class ServeCommandTest {
       WebSocket ws = client.open(URI.create("ws://127.0.0.1:" + port + "/echo"));
       ws.sendText("still here").join();
       assertThat(ws.receive(WAIT)).isEqualTo(new Message.Text("still here"));
-      p.destroy(); // SIGTERM
-      assertThat(closeCode(ws)).isEqualTo(1001);
+      p.destroy(); // SIGTERM: a drain, one client, so at the window's start
+      assertThat(closeCode(ws)).isEqualTo(1012);
       assertThat(p.waitFor(20, TimeUnit.SECONDS)).isTrue();
     } finally {
       p.destroyForcibly();

@@ -75,7 +75,7 @@ class ServeProtectionTest {
       for (int i = 0; i < 300; i++) { // past both defaults, as fast as the loop goes
         open.add(RawWebSocket.connect(server.port(), "/echo", 4096));
       }
-      assertThat(server.server().openConnections()).isEqualTo(300);
+      assertThat(server.server().openTcpConnections()).isEqualTo(300);
     } finally {
       for (Socket s : open) {
         s.close();

@@ -74,6 +74,7 @@ public final class WsjavaMetrics implements MeterBinder {
     rejected(registry, "address_full", s -> s.stats().rejectedAddressFull());
     rejected(registry, "handshake_rate", s -> s.stats().rejectedHandshakeRate());
     rejected(registry, "protocol", s -> s.stats().rejectedByProtocol());
+    rejected(registry, "proxy_header", s -> s.stats().rejectedProxyHeader());
     counter(registry, "wsjava.message.rate.closes", "Connections closed 1008 for their message rate",
         null, Tags.empty(), s -> s.stats().closedForMessageRate());
     counter(registry, "wsjava.messages", "Messages received or sent", null,
