@@ -1,5 +1,7 @@
 package dev.wsjava;
 
+import java.io.OutputStream;
+import java.io.Writer;
 import java.net.SocketAddress;
 import java.nio.ByteBuffer;
 import java.time.Duration;
@@ -13,11 +15,19 @@ import java.util.concurrent.CompletableFuture;
  * interleave their frames; the read half ({@link #receive()}) and the write half may be used from
  * two threads at once.
  *
- * <p>Sending: each send returns a future completed when its bytes are written to the socket. A send
- * that would take the outbound queue past its bound fails fast with {@link SendQueueFullException}
- * (the listener's {@link WebSocketListener#onWritable} reports the drain); code on virtual threads
- * usually just waits: {@code ws.sendText(s).join()}. Payload buffers are copied before the send
- * returns, so the caller may reuse them at once.
+ * <p>Sending: each send returns a future completed when its bytes are written to the socket. The
+ * outbound queue's rule ({@link WebSocketConfig.Builder#maxQueuedBytes}): an empty queue accepts a
+ * message of any size; otherwise a send that would take the queue past its bound fails at once with
+ * {@link SendQueueFullException} (the listener's {@link WebSocketListener#onWritable} reports the
+ * drain). Code on virtual threads usually just waits: {@code ws.sendText(s).join()}. Payload
+ * buffers are copied before the send returns, so the caller may reuse them at once.
+ *
+ * <p>Framing: a message (or a fragment given to {@link #sendBinary(ByteBuffer, boolean)}) whose
+ * payload, compressed or not, is larger than {@link WebSocketConfig#maxOutboundFramePayload()} goes
+ * out as several frames of at most that size; smaller ones go out as one frame. With
+ * permessage-deflate a message is compressed unless compressing does not shrink it (then it goes
+ * out as it is, RSV1 clear, as RFC 7692 allows). A message too large to hold in memory is sent
+ * through {@link #sendBinaryStream()} or {@link #sendTextWriter()}.
  *
  * <p>Receiving: either a {@link WebSocketListener} given when the connection was made, or, without
  * one, {@link #receive()} in a loop.
@@ -25,7 +35,8 @@ import java.util.concurrent.CompletableFuture;
 public interface WebSocket {
 
   /**
-   * Sends a text message.
+   * Sends a text message: one frame, or frames of at most {@link
+   * WebSocketConfig#maxOutboundFramePayload()} when its UTF-8 (compressed) is larger.
    *
    * @param text the message
    * @return completed when written; failed with {@link SendQueueFullException} or {@link
@@ -37,7 +48,10 @@ public interface WebSocket {
   CompletableFuture<Void> sendText(CharSequence text);
 
   /**
-   * Sends a binary message.
+   * Sends a binary message: one frame, or frames of at most {@link
+   * WebSocketConfig#maxOutboundFramePayload()} when it (compressed) is larger. The whole message
+   * is copied into the outbound queue; a message too large for memory goes through {@link
+   * #sendBinaryStream()}.
    *
    * @param data the message, position to limit; copied before this returns
    * @return completed when written
@@ -46,7 +60,7 @@ public interface WebSocket {
   CompletableFuture<Void> sendBinary(ByteBuffer data);
 
   /**
-   * Sends a binary message.
+   * Sends a binary message, framed as {@link #sendBinary(ByteBuffer)} frames it.
    *
    * @param data the message; copied before this returns
    * @return completed when written
@@ -56,8 +70,11 @@ public interface WebSocket {
 
   /**
    * Sends one fragment of a text message; the first call starts the message, the call with {@code
-   * last} ends it. A surrogate pair may be split between parts (the high surrogate then goes out
-   * with the next part).
+   * last} ends it. Each part is one frame, or several of at most {@link
+   * WebSocketConfig#maxOutboundFramePayload()} when it is larger. A surrogate pair may be split
+   * between parts (the high surrogate then goes out with the next part). Until the last part, other
+   * data messages cannot be sent on this connection (RFC 6455 §5.4: fragments are not interleaved);
+   * pings and pongs can.
    *
    * @param part the fragment
    * @param last whether this ends the message
@@ -67,7 +84,9 @@ public interface WebSocket {
   CompletableFuture<Void> sendText(CharSequence part, boolean last);
 
   /**
-   * Sends one fragment of a binary message.
+   * Sends one fragment of a binary message: one frame, or several of at most {@link
+   * WebSocketConfig#maxOutboundFramePayload()} when it is larger. Until the last part, other data
+   * messages cannot be sent on this connection; pings and pongs can.
    *
    * @param part the fragment; copied before this returns
    * @param last whether this ends the message
@@ -75,6 +94,43 @@ public interface WebSocket {
    * @throws IllegalStateException when a text message is being sent in fragments, or after close
    */
   CompletableFuture<Void> sendBinary(ByteBuffer part, boolean last);
+
+  /**
+   * Sends a binary message as a stream, for a message too large to hold: what is written goes out
+   * as fragments of the message (each buffered up to 256 KiB, then framed as {@link
+   * #sendBinary(ByteBuffer, boolean)} frames it), and {@link OutputStream#close()} sends the last
+   * one and returns once it is written. Memory stays bounded whatever the size: the stream holds
+   * its buffer and lets at most one fragment wait in the outbound queue, so {@code write} blocks
+   * while the peer reads slowly (TCP's flow control reaches the writer), and a queue filled by
+   * other sends is waited out rather than failed. {@code flush()} sends what is buffered as a
+   * fragment. Sending a file: {@code try (var out = ws.sendBinaryStream()) { in.transferTo(out);
+   * }}.
+   *
+   * <p>Blocks, so write from your own thread (a virtual thread, a {@link WebSocketHandler}), never
+   * from a listener's callback: the callback's thread is the one that writes the connection. Until
+   * the stream is closed, other data messages cannot be sent on this connection (a send fails with
+   * {@link IllegalStateException}; topic messages wait); pings and pongs can. Not thread-safe: one
+   * thread writes the stream. A failed send throws {@link java.io.IOException} ({@link
+   * WebSocketClosedException} when the connection closed).
+   *
+   * @return the message's stream; close it to end the message
+   * @throws IllegalStateException when called on the connection's I/O thread
+   */
+  default OutputStream sendBinaryStream() {
+    return new SendStreams.Binary(this);
+  }
+
+  /**
+   * Sends a text message as a stream of characters: the {@link #sendBinaryStream()} of text, with
+   * the same framing, bounds, blocking and rules. Characters are buffered up to 64 Ki per fragment;
+   * a surrogate pair may straddle two writes.
+   *
+   * @return the message's writer; close it to end the message
+   * @throws IllegalStateException when called on the connection's I/O thread
+   */
+  default Writer sendTextWriter() {
+    return new SendStreams.Text(this);
+  }
 
   /**
    * Sends a ping; the pong arrives at {@link WebSocketListener#onPong}.

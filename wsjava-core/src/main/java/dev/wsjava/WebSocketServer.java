@@ -6,15 +6,19 @@ import dev.wsjava.handshake.ServerHandshakeConfig;
 import dev.wsjava.http.HttpHandler;
 import dev.wsjava.internal.http.Router;
 import dev.wsjava.transport.Acceptor;
+import dev.wsjava.transport.ConnectionConfig;
 import dev.wsjava.transport.ServerBuilder;
 import dev.wsjava.transport.ServerTransport;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import javax.net.ssl.SSLContext;
@@ -281,6 +285,16 @@ public final class WebSocketServer implements AutoCloseable {
     Loggers.SERVER.log(System.Logger.Level.DEBUG, () -> "stopped port " + port() + "; " + stats());
   }
 
+  /** The handshake rules of a route (or of the server's routes) with these settings. */
+  private static ServerHandshakeConfig handshakeConfig(
+      WebSocketConfig config, Predicate<String> originPolicy) {
+    return ServerHandshakeConfig.defaults()
+        .withOriginPolicy(originPolicy)
+        .withSubprotocolSelector(Transports.subprotocolSelector(config.subprotocols()))
+        .withExtensions(Transports.extensions(config))
+        .withLimits(HttpHeadLimits.defaults());
+  }
+
   /** Configures and starts a {@link WebSocketServer}. Not thread-safe. */
   public static final class Builder {
     private String host = "localhost";
@@ -291,6 +305,10 @@ public final class WebSocketServer implements AutoCloseable {
     private Predicate<String> originPolicy = origin -> true;
     private final Router.Builder<Acceptor> routes = Router.builder();
     private final Hook hook = new Hook();
+    /** Each WebSocket route's hook (its own decision, or the server's), by path. */
+    private final Map<String, Hook> routeHooks = new LinkedHashMap<>();
+    /** What routes with settings of their own change in the server's, by path. */
+    private final Map<String, Consumer<WebSocketConfig.Builder>> routeSettings = new LinkedHashMap<>();
     private int maxConnections = Integer.MAX_VALUE;
     private int maxPerAddress = Integer.MAX_VALUE;
     private RateLimit handshakeRate;
@@ -483,43 +501,128 @@ public final class WebSocketServer implements AutoCloseable {
 
     /**
      * Adds a WebSocket route whose connections report to {@code listener} (one listener for
-     * every connection of the route; it tells them apart by the {@link WebSocket} argument).
+     * every connection of the route; it tells them apart by the {@link WebSocket} argument). The
+     * route runs with the server's settings ({@link #config}) and handshake hook ({@link
+     * #onHandshake}).
      *
      * @param path the request path, for example {@code /echo}, or a template such as {@code
-     *     /rooms/{room}} whose parameters the socket's {@link WebSocket#request()} holds (see
-     *     {@link Router} for how paths are matched)
+     *     /rooms/{room}} whose parameters the socket's {@link WebSocket#request()} holds (a
+     *     literal segment beats a parameter when several templates match)
      * @param listener the event callbacks
      * @return this builder
      */
     public Builder websocket(String path, WebSocketListener listener) {
+      return websocket(path, listener, null);
+    }
+
+    /**
+     * Adds a WebSocket route with settings of its own: {@code settings} gets a builder holding the
+     * server's configuration ({@link #config}, whenever it is set) and changes what this route
+     * needs, for example {@code cfg -> cfg.maxMessageSize(64 << 10)} or {@code cfg ->
+     * cfg.streamMessages(true)}. The precedence is one rule: what the route sets overrides the
+     * server; what it leaves unset is the server's. A route may set the per-connection settings:
+     * the limits, streaming, deflate, subprotocols, the send-queue bound, the outbound frame size,
+     * the idle, ping, pong and close timeouts and the progress rule; the others are the server's
+     * alone (transport, event loops, read buffer size, socket options, handshake timeout, memory
+     * budget: every route shares the server's one budget), and a route that changes one makes
+     * {@link #start()} fail. The route's handshake hook is set with {@link #onHandshake(String,
+     * Function)}.
+     *
+     * @param path the request path, or a template such as {@code /rooms/{room}}
+     * @param listener the event callbacks
+     * @param settings changes the server's settings for this route; null for none
+     * @return this builder
+     */
+    public Builder websocket(
+        String path, WebSocketListener listener, Consumer<WebSocketConfig.Builder> settings) {
       Objects.requireNonNull(listener, "listener");
-      routes.websocket(
+      return addWebSocket(
           path,
-          hook.acceptor(
-              path,
-              (request, attachment) ->
-                  new WebSocketImpl(
-                      listener, shared(path, request.target()), request, attachment)));
-      return this;
+          (request, attachment) ->
+              new WebSocketImpl(listener, shared(path, request.target()), request, attachment),
+          settings);
     }
 
     /**
      * Adds a WebSocket route served in blocking style: each connection runs {@code handler} on a
-     * virtual thread of its own.
+     * virtual thread of its own. The route runs with the server's settings and hook.
      *
      * @param path the request path, or a template such as {@code /rooms/{room}}
      * @param handler the code that serves one connection
      * @return this builder
      */
     public Builder websocket(String path, WebSocketHandler handler) {
+      return websocket(path, handler, null);
+    }
+
+    /**
+     * Adds a WebSocket route served in blocking style, with settings of its own; {@code settings}
+     * works as in {@link #websocket(String, WebSocketListener, Consumer)}, for example a streaming
+     * upload route: {@code cfg -> cfg.streamMessages(true).maxStreamedMessageSize(1L << 30)}.
+     *
+     * @param path the request path, or a template such as {@code /rooms/{room}}
+     * @param handler the code that serves one connection
+     * @param settings changes the server's settings for this route; null for none
+     * @return this builder
+     */
+    public Builder websocket(
+        String path, WebSocketHandler handler, Consumer<WebSocketConfig.Builder> settings) {
       Objects.requireNonNull(handler, "handler");
-      routes.websocket(
+      return addWebSocket(
           path,
-          hook.acceptor(
-              path,
-              (request, attachment) ->
-                  BlockingHandlers.start(
-                      handler, shared(path, request.target()), request, attachment)));
+          (request, attachment) ->
+              BlockingHandlers.start(handler, shared(path, request.target()), request, attachment),
+          settings);
+    }
+
+    private Builder addWebSocket(
+        String path,
+        java.util.function.BiFunction<HandshakeRequest, Object, WebSocketImpl> make,
+        Consumer<WebSocketConfig.Builder> settings) {
+      Hook route = routeHook(path);
+      routes.websocket(path, route.acceptor(path, make));
+      if (settings != null) {
+        routeSettings.put(path, settings);
+      }
+      return this;
+    }
+
+    /** The hook of a route: its own decision once set, else the server's. */
+    private Hook routeHook(String path) {
+      return routeHooks.computeIfAbsent(Objects.requireNonNull(path, "path"), p -> new Hook(hook));
+    }
+
+    /**
+     * Gives one WebSocket route a handshake hook of its own, which decides that route's upgrades
+     * instead of the server's hook ({@link #onHandshake(Function)}); routes without one use the
+     * server's. Runs as the server's hook does (on the I/O thread, after the RFC's checks, the
+     * origin policy and the connection limits). Replaces a hook this route had.
+     *
+     * @param path the route's path, exactly as given to {@code websocket(...)}, before or after
+     *     this call; {@link #start()} fails when there is no such WebSocket route
+     * @param hook the decision, made for every upgrade on this route
+     * @return this builder
+     */
+    public Builder onHandshake(String path, Function<HandshakeRequest, HandshakeDecision> hook) {
+      Hook route = routeHook(path);
+      route.sync = Objects.requireNonNull(hook, "hook");
+      route.async = null;
+      return this;
+    }
+
+    /**
+     * Like {@link #onHandshake(String, Function)}, for a decision that completes later (see {@link
+     * #onHandshakeAsync(Function)}).
+     *
+     * @param path the route's path, exactly as given to {@code websocket(...)}
+     * @param hook returns the decision's stage
+     * @return this builder
+     */
+    public Builder onHandshakeAsync(
+        String path, Function<HandshakeRequest, ? extends CompletionStage<HandshakeDecision>> hook) {
+      Hook route = routeHook(path);
+      route.async = Objects.requireNonNull(hook, "hook");
+      route.sync = null;
       return this;
     }
 
@@ -574,21 +677,42 @@ public final class WebSocketServer implements AutoCloseable {
      * @throws IOException when the address cannot be bound
      */
     public WebSocketServer start() throws IOException {
-      ServerHandshakeConfig handshake =
-          ServerHandshakeConfig.defaults()
-              .withOriginPolicy(originPolicy)
-              .withSubprotocolSelector(Transports.subprotocolSelector(config.subprotocols()))
-              .withExtensions(Transports.extensions(config))
-              .withLimits(HttpHeadLimits.defaults());
-      Router<Acceptor> router = routes.handshake(handshake).build();
+      ConnectionConfig connection = config.connectionConfig(false);
+      for (Map.Entry<String, Hook> e : routeHooks.entrySet()) {
+        String path = e.getKey();
+        Hook route = e.getValue();
+        Consumer<WebSocketConfig.Builder> settings = routeSettings.get(path);
+        route.connectionConfig = null;
+        if (settings == null) {
+          continue;
+        }
+        WebSocketConfig.Builder b = config.toBuilder();
+        settings.accept(b);
+        WebSocketConfig own = b.build();
+        String serverWide = config.serverWideDifference(own);
+        if (serverWide != null) {
+          throw new IllegalArgumentException(
+              "route " + path + " sets " + serverWide + ", a server-wide setting: set it in config(...)");
+        }
+        // One memory budget for the whole server, whatever the route.
+        route.connectionConfig = own.connectionConfig(false).withMemory(connection.memory());
+        routes.websocketHandshake(path, handshakeConfig(own, originPolicy)); // throws when no such route
+      }
+      for (String path : routeHooks.keySet()) {
+        if (!routes.hasWebSocket(path)) {
+          throw new IllegalStateException("onHandshake(\"" + path + "\", ...): no WebSocket route " + path);
+        }
+      }
+      Router<Acceptor> router = routes.handshake(handshakeConfig(config, originPolicy)).build();
       if (clientAuth != ServerBuilder.ClientAuth.NONE && tls == null) {
         throw new IllegalStateException("client certificates need TLS: set tls(...) too");
       }
       Serving serving = new Serving(maxConnections, maxPerAddress, handshakeRate, messageRate, clock);
       hook.serving = serving;
+      routeHooks.values().forEach(h -> h.serving = serving);
       WebSocketServer server =
           new WebSocketServer(
-              Transports.server(config, host, port, tls, clientAuth, router, serving::refusedByProtocol),
+              Transports.server(config, connection, host, port, tls, clientAuth, router, serving::refusedByProtocol),
               serving);
       Loggers.SERVER.log(
           System.Logger.Level.DEBUG,

@@ -617,7 +617,7 @@ public final class Session {
   private Outbound outbound() {
     Outbound out = outbound;
     if (out == null) {
-      out = outbound = new Outbound(role, extensions, lender);
+      out = outbound = new Outbound(role, extensions, lender, config.maxOutboundFrame());
     }
     return out;
   }

@@ -590,6 +590,17 @@ public abstract class Connection {
   public abstract SocketAddress remoteAddress();
 
   /**
+   * Returns whether the calling thread is this connection's I/O thread (its event loop, or the
+   * thread that reads it and runs its events): a thread that must never wait for a send to be
+   * written, since it is the one that would write it.
+   *
+   * @return true on the I/O thread
+   */
+  public boolean onIoThread() {
+    return false;
+  }
+
+  /**
    * Returns this end's address.
    *
    * @return the local socket address

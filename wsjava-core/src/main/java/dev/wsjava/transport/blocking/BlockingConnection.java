@@ -683,4 +683,9 @@ public final class BlockingConnection extends Connection {
       lock().unlock();
     }
   }
+
+  @Override
+  public boolean onIoThread() {
+    return Thread.currentThread() == reader;
+  }
 }

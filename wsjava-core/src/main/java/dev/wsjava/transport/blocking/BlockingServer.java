@@ -455,7 +455,7 @@ public final class BlockingServer implements ServerTransport {
               socket,
               Role.SERVER,
               answer.handler(),
-              connectionConfig,
+              Upgrades.config(answer, connectionConfig),
               answer.subprotocol(),
               extensions,
               connections::remove);

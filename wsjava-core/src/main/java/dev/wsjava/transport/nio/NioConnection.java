@@ -830,4 +830,9 @@ final class NioConnection extends Connection
       fail(config().deadPeer());
     }
   }
+
+  @Override
+  public boolean onIoThread() {
+    return loop.inEventLoop();
+  }
 }

@@ -455,7 +455,7 @@ final class ServerUpgrade implements Selectable, Runnable {
             key,
             io,
             Role.SERVER,
-            server.connectionConfig(),
+            Upgrades.config(answer, server.connectionConfig()),
             answer.handler(),
             answer.subprotocol(),
             upgrade.extensions(),
