@@ -3,7 +3,6 @@ package dev.wsjava.examples;
 import dev.wsjava.HandshakeDecision;
 import dev.wsjava.Topics;
 import dev.wsjava.WebSocket;
-import dev.wsjava.WebSocketConfig;
 import dev.wsjava.WebSocketListener;
 import dev.wsjava.WebSocketServer;
 import dev.wsjava.http.HttpResponse;
@@ -51,9 +50,8 @@ public final class RoomsServer {
     WebSocketServer[] self = new WebSocketServer[1]; // for /health, which reads the server's counts
     WebSocketServer server = WebSocketServer.builder()
         .bind("localhost", port)
-        .config(WebSocketConfig.builder().maxMessageSize(MAX_MESSAGE).build())
         .maxConnectionsPerAddress(MAX_PER_ADDRESS)
-        .onHandshake(req -> {
+        .onHandshake("/rooms/{room}", req -> { // this route's hook; other routes have the server's
           String authorization = req.header("Authorization");
           String name = authorization != null && authorization.startsWith("Bearer ")
               ? members.get(authorization.substring(7).strip())
@@ -79,7 +77,7 @@ public final class RoomsServer {
           private String room(WebSocket ws) {
             return "room:" + ws.request().pathParam("room");
           }
-        })
+        }, route -> route.maxMessageSize(MAX_MESSAGE)) // this route's limit; the rest the server's
         .get("/health", req -> HttpResponse.bytes(200, "application/json",
             ("{\"status\":\"up\",\"connections\":" + self[0].stats().connectionsOpen() + "}")
                 .getBytes(StandardCharsets.UTF_8)))

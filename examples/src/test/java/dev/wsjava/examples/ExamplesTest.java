@@ -91,12 +91,20 @@ class ExamplesTest {
 
   @Test
   void streamedUploadIsHashedByAServerIn48MiB() throws Exception {
-    try (ExampleProcess server = ExampleProcess.start(List.of("-Xmx48m"), "StreamedUpload", "server", "0");
-        ExampleProcess client = ExampleProcess.start(List.of("-Xmx48m"), "StreamedUpload", "client",
-            Integer.toString(server.port()), "32")) {
-      assertThat(client.exit(Duration.ofSeconds(90))).as(client.output()).isZero();
-      client.await("^sent 32 MiB in [0-9.]+ s \\(permessage-deflate\\); the server's SHA-256 matches: [0-9a-f]{64}$", WAIT);
-      assertThat(server.output()).doesNotContain("OutOfMemoryError");
+    try (ExampleProcess server = ExampleProcess.start(List.of("-Xmx48m"), "StreamedUpload", "server", "0")) {
+      String port = Integer.toString(server.port());
+      try (ExampleProcess stream = ExampleProcess.start(List.of("-Xmx48m"), "StreamedUpload", "client",
+              port, "32", "stream");
+          ExampleProcess fragments = ExampleProcess.start(List.of("-Xmx48m"), "StreamedUpload", "client",
+              port, "16", "fragments")) {
+        assertThat(stream.exit(Duration.ofSeconds(90))).as(stream.output()).isZero();
+        stream.await("^sent 32 MiB through the stream in [0-9.]+ s \\(permessage-deflate\\);"
+            + " the server's SHA-256 matches: [0-9a-f]{64}$", WAIT);
+        assertThat(fragments.exit(Duration.ofSeconds(90))).as(fragments.output()).isZero();
+        fragments.await("^sent 16 MiB as fragments in [0-9.]+ s \\(permessage-deflate\\);"
+            + " the server's SHA-256 matches: [0-9a-f]{64}$", WAIT);
+      }
+      assertThat(server.output()).doesNotContain("Error");
     }
   }
 
