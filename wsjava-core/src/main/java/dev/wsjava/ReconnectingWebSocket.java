@@ -38,6 +38,7 @@ final class ReconnectingWebSocket implements WebSocket {
   private WebSocketClosedException ended; // set once, when it is over for good
   private Thread reconnector;
   private int attempts; // of the reconnection under way, for onReconnected
+  private CompletableFuture<WebSocket> nextOpen; // what opened() handed out while none was open
 
   ReconnectingWebSocket(
       WebSocketClient client,
@@ -87,6 +88,7 @@ final class ReconnectingWebSocket implements WebSocket {
     /** Makes {@code ws} the open connection; false when this end closed meanwhile. */
     boolean opened(WebSocketImpl ws) {
       int tries;
+      CompletableFuture<WebSocket> waiting;
       synchronized (lock) {
         if (closing) {
           ws.abort(); // closed while this attempt was connecting
@@ -97,6 +99,11 @@ final class ReconnectingWebSocket implements WebSocket {
         tries = attempts;
         attempts = 0;
         lock.notifyAll(); // a reader waits for this
+        waiting = nextOpen;
+        nextOpen = null;
+      }
+      if (waiting != null) {
+        waiting.complete(ReconnectingWebSocket.this);
       }
       if (tries > 0) {
         events.onReconnected(ReconnectingWebSocket.this, tries);
@@ -490,6 +497,42 @@ final class ReconnectingWebSocket implements WebSocket {
         }
         // that connection dropped; wait for the next
       }
+    }
+  }
+
+  /**
+   * Completes with this socket when a connection is open: at once when one is, else when the
+   * reconnection under way succeeds; fails when it ends for good instead.
+   */
+  @Override
+  public CompletableFuture<WebSocket> opened() {
+    CompletableFuture<WebSocket> f;
+    synchronized (lock) {
+      if (current != null && current.isOpen() && ended == null) {
+        return CompletableFuture.completedFuture(this);
+      }
+      if (ended != null) {
+        return CompletableFuture.failedFuture(ended);
+      }
+      if (nextOpen == null) {
+        nextOpen = new CompletableFuture<>();
+        closed.whenComplete((v, e) -> failOpened()); // the end for good, however it came
+      }
+      f = nextOpen;
+    }
+    return f.copy(); // the caller cannot complete the shared one
+  }
+
+  private void failOpened() {
+    CompletableFuture<WebSocket> f;
+    WebSocketClosedException why;
+    synchronized (lock) {
+      f = nextOpen;
+      nextOpen = null;
+      why = ended != null ? ended : new WebSocketClosedException(CloseCode.ABNORMAL, "closed");
+    }
+    if (f != null) {
+      f.completeExceptionally(why);
     }
   }
 

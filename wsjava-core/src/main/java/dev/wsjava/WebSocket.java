@@ -213,6 +213,25 @@ public interface WebSocket {
   }
 
   /**
+   * Returns a future completed with this socket once it is open. A socket from {@link
+   * WebSocketClient#connect} or a server is open from the start, so the future is complete at once
+   * (failed when it is closed). A reconnecting client's socket ({@link
+   * WebSocketClient.Builder#reconnect}) completes it at once while a connection is open, else when
+   * the reconnection under way succeeds, and fails it with {@link WebSocketClosedException} when it
+   * ends for good (closed by this end, or the attempts ran out). Sends while it reconnects fail at
+   * once; the pattern that waits instead: {@code ws.opened().thenCompose(w -> w.sendText(s))}, or
+   * on a virtual thread {@code ws.opened().get(10, SECONDS).sendText(s).join()}.
+   *
+   * @return completed with this socket when it is open; a new future after each disconnection
+   */
+  default CompletableFuture<WebSocket> opened() {
+    return isOpen()
+        ? CompletableFuture.completedFuture(this)
+        : CompletableFuture.failedFuture(
+            new WebSocketClosedException(CloseCode.ABNORMAL, "the connection is closed"));
+  }
+
+  /**
    * Returns whether messages may still be sent and received (no close sent or received yet).
    *
    * @return true while open

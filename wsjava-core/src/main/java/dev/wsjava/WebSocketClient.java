@@ -264,7 +264,14 @@ public final class WebSocketClient implements AutoCloseable {
      *       good with 1006.
      *   <li>The first connection is not retried: {@code connect} fails as without this option.
      *   <li>Sends while disconnected fail at once with {@link WebSocketClosedException} (code 1006):
-     *       nothing is buffered behind the application's back, so it decides what to resend.
+     *       nothing is buffered behind the application's back, so it decides what to resend. Fail
+     *       fast rather than an outbox, because an outbox cannot tell what the server received: the
+     *       messages queued on the connection that dropped may or may not have arrived, so only the
+     *       application (an idempotent id, a resume offset) can resend safely, and a bounded outbox
+     *       would still have to fail sends once full. To wait for the connection instead of
+     *       failing, send through {@link WebSocket#opened()}: {@code ws.opened().thenCompose(w ->
+     *       w.sendText(s))}, or {@code ws.opened().get(timeout, unit)} on a virtual thread, and
+     *       resend on {@link WebSocketClosedException}.
      *   <li>The listener's {@link WebSocketListener#onOpen} runs for each new connection (to
      *       resubscribe, say), {@link WebSocketListener#onError} for each failure, and {@link
      *       WebSocketListener#onClose} once, at the final close. {@link WebSocket#receive()} waits
