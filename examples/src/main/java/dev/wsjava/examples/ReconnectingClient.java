@@ -11,14 +11,17 @@ import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A client that delivers every message through a server restart. It sends 1,000 numbered
  * messages, each until the server acknowledges it ({@code "ok N"}); halfway the server stops (its
  * clients see 1001) and starts again on the same port. The client, built with {@link
- * ReconnectPolicy}, connects again by itself; a send while it is reconnecting fails at once (the
- * library buffers nothing behind the application's back), so the application waits for the new
- * connection and sends again what was not acknowledged. The server counts each number once.
+ * ReconnectPolicy}, connects again by itself. A send while it is reconnecting would fail at once
+ * (the library buffers nothing behind the application's back), so each send first waits for an
+ * open connection ({@link WebSocket#opened()}), and what was not acknowledged is sent again: a
+ * message written just before the drop may or may not have arrived, so the server counts each
+ * number once.
  *
  * <p>Run: {@code examples/run ReconnectingClient [COUNT]}; it starts its own server.
  */
@@ -67,9 +70,10 @@ public final class ReconnectingClient {
   }
 
   /** Sends {@code n} and waits for its acknowledgement; false when it must be sent again. */
-  static boolean sendAndAwaitAck(WebSocket ws, int n) throws InterruptedException {
+  static boolean sendAndAwaitAck(WebSocket ws, int n) throws Exception {
     try {
-      ws.sendText(Integer.toString(n)).join();
+      // Waits while the client reconnects (fails if it gives up), then sends on the new connection.
+      ws.opened().get(30, TimeUnit.SECONDS).sendText(Integer.toString(n)).join();
       Message ack;
       // Acknowledgements of earlier sends of earlier numbers may come first: skip them.
       while ((ack = ws.receive(Duration.ofSeconds(2))) != null) {
@@ -79,8 +83,7 @@ public final class ReconnectingClient {
       }
       return false; // no answer in time: the connection dropped after the send
     } catch (CompletionException | WebSocketClosedException e) {
-      Thread.sleep(50); // reconnecting: sends fail at once until the new connection is open
-      return false;
+      return false; // the connection dropped after opened(): wait for the next one
     }
   }
 

@@ -72,7 +72,7 @@ final class ExampleProcess implements AutoCloseable {
 
   /** The port in the first line that names {@code localhost:PORT}. */
   int port() throws InterruptedException {
-    return Integer.parseInt(await("localhost:(\\d+)", Duration.ofSeconds(30)).group(1));
+    return Integer.parseInt(await("localhost:(\\d+)", Duration.ofSeconds(90)).group(1));
   }
 
   /** Waits for the process to end; its exit status. */

@@ -7,6 +7,7 @@ import dev.wsjava.Message;
 import dev.wsjava.WebSocket;
 import dev.wsjava.WebSocketClient;
 import dev.wsjava.WebSocketClosedException;
+import dev.wsjava.WebSocketConfig;
 import dev.wsjava.cluster.redis.RedisProcess;
 import dev.wsjava.handshake.HandshakeException;
 import java.net.URI;
@@ -29,9 +30,9 @@ import org.junit.jupiter.api.io.TempDir;
  * messages and addresses, the reconnecting client delivers every message through a restart, the
  * upload's hash matches in a 48 MiB heap, and so on.
  */
-@Timeout(value = 2, unit = TimeUnit.MINUTES)
+@Timeout(value = 3, unit = TimeUnit.MINUTES)
 class ExamplesTest {
-  private static final Duration WAIT = Duration.ofSeconds(20);
+  private static final Duration WAIT = Duration.ofSeconds(30);
   private static final List<String> NONE = List.of();
 
   @Test
@@ -40,11 +41,12 @@ class ExamplesTest {
             "ada=tok-a", "bob=tok-b");
         HttpClient http = HttpClient.newHttpClient()) {
       String base = "ws://localhost:" + rooms.port() + "/rooms/";
-      try (WebSocketClient anonymous = WebSocketClient.builder().build();
+      try (WebSocketClient anonymous = client().build();
+          WebSocketClient stranger = bearer("wrong");
           WebSocketClient ada = bearer("tok-a");
           WebSocketClient bob = bearer("tok-b")) {
         assertThat(refusal(anonymous, base + "lobby").status()).isEqualTo(401);
-        assertThat(refusal(bearer("wrong"), base + "lobby").status()).isEqualTo(401);
+        assertThat(refusal(stranger, base + "lobby").status()).isEqualTo(401);
 
         WebSocket a = ada.open(URI.create(base + "lobby"));
         assertThat(a.receive(WAIT)).isEqualTo(new Message.Text("* ada joined"));
@@ -113,7 +115,7 @@ class ExamplesTest {
     try (RedisProcess redis = new RedisProcess();
         ExampleProcess one = ExampleProcess.start(NONE, "ClusterChat", "0", redis.uri());
         ExampleProcess two = ExampleProcess.start(NONE, "ClusterChat", "0", redis.uri());
-        WebSocketClient client = WebSocketClient.builder().build()) {
+        WebSocketClient client = client().build()) {
       WebSocket a = client.open(URI.create("ws://localhost:" + one.port() + "/chat"));
       WebSocket b = client.open(URI.create("ws://localhost:" + two.port() + "/chat"));
       // Subscriptions reach Redis a moment after the open: send until the other side hears one.
@@ -153,7 +155,7 @@ class ExamplesTest {
   @Test
   void broadcastServerAndBlockingClient() throws Exception {
     try (ExampleProcess server = ExampleProcess.start(NONE, "BroadcastServer", "0");
-        WebSocketClient client = WebSocketClient.builder().build()) {
+        WebSocketClient client = client().build()) {
       int port = server.port();
       WebSocket listener = client.open(URI.create("ws://localhost:" + port + "/chat"));
       try (ExampleProcess blocking = ExampleProcess.start(NONE, "BlockingClient",
@@ -177,8 +179,8 @@ class ExamplesTest {
           HttpResponse.BodyHandlers.ofString());
       String cookie = login.headers().firstValue("Set-Cookie").orElseThrow().split(";")[0];
       String room = "ws://localhost:" + port + "/rooms/lobby";
-      try (WebSocketClient stranger = WebSocketClient.builder().build();
-          WebSocketClient ada = WebSocketClient.builder().header("Cookie", cookie).build()) {
+      try (WebSocketClient stranger = client().build();
+          WebSocketClient ada = client().header("Cookie", cookie).build()) {
         assertThat(refusal(stranger, room).status()).isEqualTo(401);
         WebSocket ws = ada.open(URI.create(room));
         ws.sendText("hi").join();
@@ -191,7 +193,7 @@ class ExamplesTest {
   void wssEchoServerServesOverTls() throws Exception {
     try (ExampleProcess server = ExampleProcess.start(NONE, "WssEchoServer", "0");
         WebSocketClient client =
-            WebSocketClient.builder().insecureTrustAnyCertificateForDevelopmentOnly().build()) {
+            client().insecureTrustAnyCertificateForDevelopmentOnly().build()) {
       WebSocket ws = client.open(URI.create("wss://localhost:" + server.port() + "/echo"));
       ws.sendText("secret").join();
       assertThat(ws.receive(WAIT)).isEqualTo(new Message.Text("secret"));
@@ -225,8 +227,14 @@ class ExamplesTest {
     assertThat(p.waitFor()).as("keytool %s: %s", command, out).isZero();
   }
 
+  /** A client builder whose handshake may take long: an example's JVM has just started, on a busy machine. */
+  private static WebSocketClient.Builder client() {
+    return WebSocketClient.builder()
+        .config(WebSocketConfig.builder().handshakeTimeout(Duration.ofSeconds(30)).build());
+  }
+
   private static WebSocketClient bearer(String token) {
-    return WebSocketClient.builder().header("Authorization", "Bearer " + token).build();
+    return client().header("Authorization", "Bearer " + token).build();
   }
 
   private static HandshakeException refusal(WebSocketClient client, String uri) throws Exception {
