@@ -25,6 +25,8 @@ final class Hook {
   Serving serving;
   /** The server's hook, which a route's asks when it has no hook of its own; null on the server's. */
   private final Hook parent;
+  /** The server, for the requests' {@code server()}; set by the builder. */
+  ServerRef server;
   /** A route's own connection settings, or null for the server's; set by {@code start()}. */
   ConnectionConfig connectionConfig;
 
@@ -55,7 +57,7 @@ final class Hook {
         return refused;
       }
       HandshakeRequest request =
-          HandshakeRequest.of(info, params.apply(info.path()));
+          HandshakeRequest.of(info, params.apply(info.path())).servedBy(server);
       Function<HandshakeRequest, HandshakeDecision> s = sync;
       Function<HandshakeRequest, ? extends CompletionStage<HandshakeDecision>> a = async;
       if (s == null && a == null && parent != null) { // the route inherits the server's hook

@@ -80,11 +80,13 @@ public final class WebSocketServer implements AutoCloseable {
   }
 
   /**
-   * Returns the number of open connections (WebSocket and HTTP).
+   * Returns the TCP connections open now: WebSocket connections, plain HTTP connections and those
+   * still in their handshake. The WebSocket connections alone are {@link Stats#connectionsOpen()}:
+   * in {@link #stats()}, "connections" are always WebSocket connections.
    *
    * @return the count
    */
-  public int openConnections() {
+  public int openTcpConnections() {
     return transport.openConnections();
   }
 
@@ -132,7 +134,8 @@ public final class WebSocketServer implements AutoCloseable {
     }
 
     /**
-     * Returns the WebSocket connections open now (from their open to their close callback).
+     * Returns the WebSocket connections open now (from their open to their close callback); plain
+     * HTTP connections are not counted ({@link WebSocketServer#openTcpConnections()} counts all).
      *
      * @return the count
      */
@@ -305,6 +308,8 @@ public final class WebSocketServer implements AutoCloseable {
     private Predicate<String> originPolicy = origin -> true;
     private final Router.Builder<Acceptor> routes = Router.builder();
     private final Hook hook = new Hook();
+    /** The server this builder starts, for the requests' {@code server()}. */
+    private final ServerRef self = new ServerRef();
     /** Each WebSocket route's hook (its own decision, or the server's), by path. */
     private final Map<String, Hook> routeHooks = new LinkedHashMap<>();
     /** What routes with settings of their own change in the server's, by path. */
@@ -635,13 +640,26 @@ public final class WebSocketServer implements AutoCloseable {
      * Adds a plain HTTP GET (and HEAD) route.
      *
      * @param path the request path, for example {@code /}, or a template such as {@code
-     *     /users/{id}} (the handler reads {@link dev.wsjava.internal.http.Request#pathParam})
+     *     /users/{id}} (the handler reads {@link
+     *     dev.wsjava.http.HttpRequest#pathParam})
      * @param handler answers the request; runs on the connection's I/O thread, so keep it short
      * @return this builder
      */
     public Builder get(String path, HttpHandler handler) {
-      routes.get(path, handler);
+      routes.get(path, served(handler));
       return this;
+    }
+
+    /** The handler, given requests that know their server. */
+    private HttpHandler served(HttpHandler handler) {
+      Objects.requireNonNull(handler, "handler");
+      ServerRef ref = self;
+      return request -> {
+        if (request instanceof dev.wsjava.internal.http.Request r) {
+          r.servedBy(ref::get);
+        }
+        return handler.handle(request);
+      };
     }
 
     /**
@@ -653,7 +671,7 @@ public final class WebSocketServer implements AutoCloseable {
      * @return this builder
      */
     public Builder route(String method, String path, HttpHandler handler) {
-      routes.route(method, path, handler);
+      routes.route(method, path, served(handler));
       return this;
     }
 
@@ -709,11 +727,16 @@ public final class WebSocketServer implements AutoCloseable {
       }
       Serving serving = new Serving(maxConnections, maxPerAddress, handshakeRate, messageRate, clock);
       hook.serving = serving;
-      routeHooks.values().forEach(h -> h.serving = serving);
+      hook.server = self;
+      routeHooks.values().forEach(h -> {
+        h.serving = serving;
+        h.server = self;
+      });
       WebSocketServer server =
           new WebSocketServer(
               Transports.server(config, connection, host, port, tls, clientAuth, router, serving::refusedByProtocol),
               serving);
+      self.set(server);
       Loggers.SERVER.log(
           System.Logger.Level.DEBUG,
           () ->

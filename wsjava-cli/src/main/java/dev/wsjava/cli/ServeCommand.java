@@ -175,7 +175,7 @@ public final class ServeCommand implements Callable<Integer> {
     Shutdown.await("wsjava-shutdown", () -> {
       parent.io().err().println(
           "wsjava serve: shutting down, closing "
-              + running.server().openConnections() + " connection(s) with 1001");
+              + running.server().openTcpConnections() + " connection(s) with 1001");
       running.close();
     });
     return 0;
