@@ -572,6 +572,18 @@ final class ReconnectingWebSocket implements WebSocket {
   }
 
   @Override
+  public java.io.OutputStream sendBinaryStream() {
+    latest().checkMayBlock(); // the I/O thread of any of its connections would wait on itself
+    return WebSocket.super.sendBinaryStream();
+  }
+
+  @Override
+  public java.io.Writer sendTextWriter() {
+    latest().checkMayBlock();
+    return WebSocket.super.sendTextWriter();
+  }
+
+  @Override
   public String subprotocol() {
     return latest().subprotocol();
   }

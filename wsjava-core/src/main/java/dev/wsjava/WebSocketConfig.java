@@ -587,8 +587,10 @@ public final class WebSocketConfig {
     }
 
     /**
-     * Sets the outbound queue bound of each connection; a send past it fails at once with {@link
-     * SendQueueFullException}. Default 16 MiB: a peer that does not read cannot make this side
+     * Sets the outbound queue bound of each connection. The rule: an empty queue accepts a message
+     * of any size (so one large message is never refused for its size alone); otherwise a send
+     * that would take the queue past this bound fails at once with {@link SendQueueFullException}.
+     * The send streams ({@link WebSocket#sendBinaryStream()}) wait instead. Default 16 MiB: a peer that does not read cannot make this side
      * hold unbounded memory, while a burst of a few large messages still queues.
      *
      * @param bytes at least 1
@@ -691,7 +693,7 @@ public final class WebSocketConfig {
     /**
      * Sets how long an NIO event loop that has just handled I/O polls before it blocks: a wake-up
      * saved per message when replies or the next messages come sooner, more CPU time while they
-     * do. Default {@link EventLoopGroup#DEFAULT_SPIN} (50 µs: on 1 and on 2 cores the shortest
+     * do. Default 50 µs (on 1 and on 2 cores the shortest
      * spin that gets the whole latency gain; docs/benchmarks/TUNING.md). Zero for a server that
      * must not spend CPU waiting.
      *
@@ -804,10 +806,11 @@ public final class WebSocketConfig {
     /**
      * Sets the largest payload of a data frame this end sends: a message whose payload (after
      * compression) is larger goes out as several frames of at most this size, and a compressed
-     * message is compressed one such slice at a time. Default 64 KiB: the smallest frame limit that
-     * common peers enforce by default (Netty's decoder, Jetty), so a large message reaches any of
-     * them, at a cost within noise on loopback (14 header bytes per 64 KiB; docs/LARGE-MESSAGES.md
-     * has the measurement). Receivers usually bound messages, not frames; this bounds frames.
+     * message is compressed one such slice at a time. Default 1 MiB: under the frame limit of any
+     * peer that takes large messages at all (this library's is 16 MiB; browsers set none), while a
+     * 1 MiB message stays one frame and a 200 MiB send costs about what one frame does on loopback;
+     * 64 KiB frames cost about twice the CPU time there (docs/benchmarks/LARGE-MESSAGES.md, "Sending
+     * large messages"). Set 64 KiB for a peer that limits frames to that (Netty's default).
      *
      * @param bytes at least 125
      * @return this builder

@@ -434,7 +434,7 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
   }
 
   /** A stream's writes wait for the socket, which the I/O thread writes: it must not wait. */
-  private void checkMayBlock() {
+  void checkMayBlock() {
     if (conn().onIoThread()) {
       throw new IllegalStateException(
           "a send stream blocks: write it from another thread than the connection's I/O thread"

@@ -79,7 +79,7 @@ class SendStreamTest {
                     .build())
             .websocket("/", route)
             .start();
-    WebSocketConfig.Builder c = WebSocketConfig.builder().transport(t);
+    WebSocketConfig.Builder c = WebSocketConfig.builder().transport(t).maxOutboundFramePayload(FRAME);
     if (!deflate) {
       c.deflate(null);
     }
@@ -276,5 +276,45 @@ class SendStreamTest {
         t, (System.nanoTime() - start) / 1_000_000, line);
     assertThat(line).startsWith("OK " + (200L << 20) + " ");
     assertThat(p.exitValue()).isZero();
+  }
+
+  @ParameterizedTest
+  @EnumSource(Transport.class)
+  void aLargeTopicMessageGoesOutInFramesOfTheOutboundSize(Transport t) throws Exception {
+    Topics topics = Topics.builder().build();
+    try {
+      server =
+          WebSocketServer.builder()
+              .bind("127.0.0.1", 0)
+              .config(WebSocketConfig.builder().transport(t).eventLoops(1).deflate(null).build())
+              .websocket(
+                  "/feed",
+                  new WebSocketListener() {
+                    @Override
+                    public void onOpen(WebSocket ws) {
+                      topics.subscribe(ws, "feed");
+                      ws.sendText("subscribed");
+                    }
+                  },
+                  cfg -> cfg.maxOutboundFramePayload(FRAME))
+              .start();
+      // The client refuses frames over FRAME (1009): the topic's must be cut to the route's size.
+      client =
+          WebSocketClient.builder()
+              .config(
+                  WebSocketConfig.builder().transport(t).maxFramePayload(FRAME).maxMessageSize(8 << 20).build())
+              .build();
+      WebSocket ws =
+          client.connect(URI.create("ws://127.0.0.1:" + server.port() + "/feed")).get(10, TimeUnit.SECONDS);
+      assertThat(answer(ws)).isEqualTo("subscribed");
+      byte[] big = random(3 << 20, 6);
+      topics.publishBinary("feed", ByteBuffer.wrap(big));
+      Message m = ws.receive(Duration.ofSeconds(20));
+      assertThat(m).isInstanceOf(Message.Binary.class);
+      assertThat(sum(((Message.Binary) m).data())).isEqualTo(sum(ByteBuffer.wrap(big)));
+      assertThat(server.stats().bytesOut()).isEqualTo(big.length + "subscribed".length());
+    } finally {
+      topics.close();
+    }
   }
 }

@@ -1,6 +1,5 @@
 package dev.wsjava.http;
 
-import dev.wsjava.internal.http.ResponseWriter;
 import dev.wsjava.Headers;
 import dev.wsjava.handshake.HttpStatus;
 import java.nio.ByteBuffer;
@@ -12,7 +11,7 @@ import java.util.Objects;
 /**
  * RFC 9110 §15: a final response a handler returns: status, content type, more header fields and
  * the whole body. The framing fields ({@code Content-Length}, {@code Connection}, {@code
- * Transfer-Encoding}) are not the handler's: {@link ResponseWriter} writes them. Immutable and
+ * Transfer-Encoding}) are not the handler's: the server writes them. Immutable and
  * thread-safe; {@link #withHeader} returns a copy.
  */
 public final class HttpResponse {

@@ -314,7 +314,7 @@ class SessionTest {
 
   @Test
   void aMessageLargerThanTheOutboundFrameSizeGoesOutInFramesOfThatSize() throws Exception {
-    Session s = server(); // 64 KiB frames
+    Session s = new Session(Role.SERVER, new SessionConfig(Limits.DEFAULTS, true, false, 65536), List.of());
     byte[] message = new byte[150_000];
     new java.util.Random(7).nextBytes(message);
     s.sendMessage(Opcode.BINARY, ByteBuffer.wrap(message));
