@@ -47,7 +47,10 @@ final class ExampleProcess implements AutoCloseable {
     command.addAll(jvmOptions);
     command.addAll(List.of("-cp", System.getProperty("java.class.path"), "dev.wsjava.examples." + name));
     command.addAll(List.of(args));
-    return new ExampleProcess(name, new ProcessBuilder(command).redirectErrorStream(true).start());
+    Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+    // A test JVM stopped from outside (Ctrl-C, a killed build) takes its examples with it.
+    Runtime.getRuntime().addShutdownHook(new Thread(process::destroyForcibly));
+    return new ExampleProcess(name, process);
   }
 
   /** Waits for a line that {@code regex} finds something in; returns the match. */
