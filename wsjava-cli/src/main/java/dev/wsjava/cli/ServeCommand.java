@@ -271,13 +271,13 @@ public final class ServeCommand implements Callable<Integer> {
             .build();
     SelfSignedCertificate generated = selfSigned ? SelfSignedCertificate.create() : null;
     SSLContext tls = tls(generated);
-    String page = resource("index.html");
     ChatAuth auth;
     try {
       auth = ChatAuth.of(tokens, users);
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }
+    String page = ChatAuth.page(resource("index.html"), auth);
     Topics topics = topics();
     ChatRoom chat = new ChatRoom(topics);
     PrometheusMeterRegistry registry =
@@ -364,7 +364,7 @@ public final class ServeCommand implements Callable<Integer> {
               + "  PEM     " + generated.certificatePem()
               + "  (wsjava connect --cacert " + generated.certificatePem() + " URL)");
     }
-    return new Running(server, chat, topics, urls(tls != null, server.port(), registry != null),
+    return new Running(server, chat, topics, urls(tls != null, server.port(), registry != null, auth),
         generated, watch);
   }
 
@@ -425,14 +425,15 @@ public final class ServeCommand implements Callable<Integer> {
     return null;
   }
 
-  private List<String> urls(boolean secure, int boundPort, boolean withMetrics) {
+  private List<String> urls(boolean secure, int boundPort, boolean withMetrics, ChatAuth auth) {
     String authority = listen.authority(boundPort);
     String http = secure ? "https://" : "http://";
     String ws = secure ? "wss://" : "ws://";
     List<String> urls = new ArrayList<>();
     urls.add(String.format("%-34s browser page: chat and echo", http + authority + "/"));
     urls.add(String.format("%-34s echo", ws + authority + "/echo"));
-    urls.add(String.format("%-34s chat (?nick=NAME)", ws + authority + "/chat"));
+    urls.add(String.format("%-34s %s", ws + authority + "/chat",
+        auth == null ? "chat (?nick=NAME)" : auth.howToJoin()));
     if (withMetrics) {
       urls.add(String.format("%-34s metrics (Prometheus text)", http + authority + "/metrics"));
     }

@@ -38,6 +38,10 @@ import java.util.function.ToDoubleFunction;
  * <p>Thread-safe.
  */
 public final class WsjavaMetrics implements MeterBinder {
+  /** The payload counter's help: bytes, as {@link WebSocketServer.Stats#bytesIn()} counts them. */
+  static final String PAYLOAD_HELP =
+      "Payload bytes of the messages received or sent (text as UTF-8, uncompressed)";
+
   private final WebSocketServer server;
   private final Iterable<Tag> tags;
 
@@ -81,9 +85,9 @@ public final class WsjavaMetrics implements MeterBinder {
         Tags.of("direction", "in"), s -> s.stats().messagesIn());
     counter(registry, "wsjava.messages", "Messages received or sent", null,
         Tags.of("direction", "out"), s -> s.stats().messagesOut());
-    counter(registry, "wsjava.payload", "Payload received or sent (text out in chars)",
+    counter(registry, "wsjava.payload", PAYLOAD_HELP,
         BaseUnits.BYTES, Tags.of("direction", "in"), s -> s.stats().bytesIn());
-    counter(registry, "wsjava.payload", "Payload received or sent (text out in chars)",
+    counter(registry, "wsjava.payload", PAYLOAD_HELP,
         BaseUnits.BYTES, Tags.of("direction", "out"), s -> s.stats().bytesOut());
     counter(registry, "wsjava.send.queue.full", "Sends refused for a full outbound queue",
         null, Tags.empty(), s -> s.stats().sendQueueFull());
