@@ -60,7 +60,8 @@ final class ReconnectingWebSocket implements WebSocket {
 
   /** Makes the first connection; a failure there is the caller's, not retried. */
   CompletableFuture<WebSocket> start() {
-    return client.open(uri, new Generation(path)).thenApply(c -> this);
+    URI first = offsets == null ? uri : offsets.resumeUri(uri); // asks for tokens
+    return client.open(first, new Generation(WebSocketClient.target(first))).thenApply(c -> this);
   }
 
   /** Stops for good: the client is closing (its transport aborts the connection). */
@@ -274,7 +275,7 @@ final class ReconnectingWebSocket implements WebSocket {
       Duration delay = policy.delay(attempt, ThreadLocalRandom.current().nextDouble(), restart);
       events.onReconnecting(this, attempt, delay, cause);
       URI to = offsets == null ? uri : offsets.resumeUri(uri);
-      Generation next = new Generation(to == uri ? path : WebSocketClient.target(to));
+      Generation next = new Generation(WebSocketClient.target(to));
       synchronized (lock) {
         attempts = attempt;
       }

@@ -84,11 +84,11 @@ final class TopicOffsets {
     return last.get(topic);
   }
 
-  /** {@code uri} with the token and offsets in its query, once there is a token; else itself. */
+  /**
+   * {@code uri} with the token and offsets in its query, once there is a token; before, with an
+   * empty {@code resume} parameter, which asks the server for tokens.
+   */
   synchronized URI resumeUri(URI uri) {
-    if (token == null) {
-      return uri;
-    }
     StringBuilder query = new StringBuilder();
     String old = uri.getRawQuery();
     if (old != null) {
@@ -101,8 +101,8 @@ final class TopicOffsets {
     }
     StringBuilder lines = new StringBuilder();
     last.forEach((topic, id) -> lines.append(id).append(' ').append(topic).append('\n'));
-    query.append(Topics.RESUME_PARAM).append('=').append(token);
-    if (!lines.isEmpty()) {
+    query.append(Topics.RESUME_PARAM).append('=').append(token == null ? "" : token);
+    if (token != null && !lines.isEmpty()) {
       query.append('&').append(Topics.OFFSETS_PARAM).append('=')
           .append(URLEncoder.encode(lines.toString(), StandardCharsets.UTF_8));
     }

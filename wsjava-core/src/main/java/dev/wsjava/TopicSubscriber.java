@@ -40,6 +40,8 @@ final class TopicSubscriber {
   private boolean fragmenting; // the application is sending a fragmented message: wait for its end
   private boolean gone; // closed: takes nothing more
   private boolean pumping; // pump() is running on the thread that holds this monitor
+  /** It asked for resume tokens; set before the subscriber is published to other threads. */
+  boolean wantsTokens;
   private boolean tokenDue; // a resume token is to be sent (Topics#tokenChanged)
   private boolean tokenRefreshing; // its refresh timer runs
   /** Live messages of topics it is catching up on, by topic; null while it catches up on none. */

@@ -551,12 +551,13 @@ public final class Topics implements AutoCloseable {
   }
 
   /**
-   * The subscriptions of {@code s} changed: it gets a token that names them, once per turn of
+   * The subscriptions of {@code s} changed: when it asked for tokens (its handshake request has
+   * the query parameter {@code resume}, empty at first), it gets a token that names them, once per turn of
    * its event loop however many changed in that turn (a handler that subscribes to ten topics in
    * {@code onOpen} sends one token), and again every half window while it stays open.
    */
   private void tokenChanged(TopicSubscriber s) {
-    if (resume == null || !s.markTokenDue()) {
+    if (!s.wantsTokens || !s.markTokenDue()) {
       return;
     }
     if (s.loop != null) {
@@ -698,6 +699,9 @@ public final class Topics implements AutoCloseable {
         s = impl.subscriber;
         if (s == null) {
           s = new TopicSubscriber(this, impl, c);
+          HandshakeRequest request = impl.request();
+          s.wantsTokens = resume != null && request != null
+              && request.queryParams().containsKey(RESUME_PARAM);
           impl.subscriber = s;
         }
       }
@@ -944,7 +948,8 @@ public final class Topics implements AutoCloseable {
     private Builder() {}
 
     /**
-     * Gives every subscribed connection a resume token, so that one that comes back within
+     * Gives every subscribed connection that asks for it (its handshake request has the query
+     * parameter {@code resume}, empty on its first connection) a resume token, so that one that comes back within
      * {@code window}, to any node that has the same key, resumes all its subscriptions with
      * {@link Topics#resume(WebSocket)} (docs/TOPICS.md, "Resuming every subscription"). A token is
      * sent, as the text of {@link Envelope#resumeToken}, after each turn in which the connection's
