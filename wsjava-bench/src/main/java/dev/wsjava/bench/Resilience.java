@@ -562,7 +562,7 @@ public final class Resilience {
   }
 
   private static void awaitPort(int port, Process p, Path log) throws Exception {
-    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(180); // a JVM on a busy machine
     while (true) {
       try {
         new Socket(InetAddress.getLoopbackAddress(), port).close();

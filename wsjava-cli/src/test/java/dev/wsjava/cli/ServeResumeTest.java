@@ -42,7 +42,23 @@ class ServeResumeTest {
 
     Node(String cluster) throws Exception {
       port = Haproxy.freePort();
-      process = new ProcessBuilder(ProcessHandle.current().info().command().orElseThrow(),
+      Process started = null;
+      // On a loaded machine the node's first connection to the engine can time out (jnats waits
+      // 2 s): that start is retried, at most three times in all.
+      for (int attempt = 1; started == null; attempt++) {
+        try {
+          started = start(cluster);
+        } catch (java.util.concurrent.ExecutionException e) {
+          if (attempt == 3 || !String.valueOf(e.getCause().getMessage()).contains("cannot connect")) {
+            throw e;
+          }
+        }
+      }
+      process = started;
+    }
+
+    private Process start(String cluster) throws Exception {
+      Process process = new ProcessBuilder(ProcessHandle.current().info().command().orElseThrow(),
           "-Xmx256m", "-cp", System.getProperty("java.class.path"), Main.class.getName(),
           "serve", "--port", Integer.toString(port), "--cluster", cluster, "--history", "10000",
           "--resume-key", "a key the three nodes share")
@@ -64,7 +80,13 @@ class ServeResumeTest {
           ready.completeExceptionally(e);
         }
       });
-      ready.get(60, TimeUnit.SECONDS);
+      try {
+        ready.get(60, TimeUnit.SECONDS);
+      } catch (Exception e) {
+        process.destroyForcibly();
+        throw e;
+      }
+      return process;
     }
 
     void kill() throws InterruptedException {
