@@ -262,29 +262,54 @@ public final class NatsBackplane implements Topics.Backplane {
         return null; // trimmed past it
       }
       List<Topics.Backplane.Entry> missed = new ArrayList<>();
-      long seq = after + 1;
-      while (seq <= last.getSeq()) {
-        io.nats.client.api.MessageInfo m;
+      if (after >= last.getSeq()) {
+        return missed;
+      }
+      // One ordered consumer from the id on streams what was missed (flow-controlled), instead of
+      // a request per message: a hundred clients back at once after a node died each miss many.
+      io.nats.client.JetStreamSubscription sub = js.subscribe(subject,
+          io.nats.client.PushSubscribeOptions.builder().ordered(true)
+              .configuration(io.nats.client.api.ConsumerConfiguration.builder()
+                  .deliverPolicy(io.nats.client.api.DeliverPolicy.ByStartSequence)
+                  .startSequence(after + 1).build())
+              .build());
+      try {
+        while (true) {
+          io.nats.client.Message m = sub.nextMessage(HISTORY_READ);
+          if (m == null) {
+            return null; // the stream did not send what it holds in time: a gap
+          }
+          long seq = m.metaData().streamSequence();
+          if (seq > last.getSeq()) {
+            break; // stored after the read began: it comes live
+          }
+          byte[] data = m.getData();
+          if (data != null && data.length >= 1) {
+            missed.add(new Topics.Backplane.Entry(Long.toString(seq), data[0] == 1,
+                ByteBuffer.wrap(data, 1, data.length - 1)));
+          }
+          if (seq == last.getSeq()) {
+            break;
+          }
+        }
+      } finally {
         try {
-          m = jsm.getNextMessage(stream, seq, subject);
-        } catch (io.nats.client.JetStreamApiException none) {
-          break;
+          sub.unsubscribe();
+        } catch (IllegalStateException closed) {
+          // closing
         }
-        if (m.getSeq() > last.getSeq()) {
-          break; // arrived after the read began: it comes live
-        }
-        byte[] data = m.getData();
-        if (data != null && data.length >= 1) {
-          missed.add(new Topics.Backplane.Entry(Long.toString(m.getSeq()), data[0] == 1,
-              ByteBuffer.wrap(data, 1, data.length - 1)));
-        }
-        seq = m.getSeq() + 1;
       }
       return missed;
-    } catch (IOException e) {
+    } catch (IOException | io.nats.client.JetStreamApiException e) {
+      return null;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
       return null;
     }
   }
+
+  /** How long a history read waits for the next stored message before it calls it a gap. */
+  private static final Duration HISTORY_READ = Duration.ofSeconds(5);
 
   @Override
   public int compareIds(String a, String b) {
