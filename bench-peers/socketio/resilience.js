@@ -41,7 +41,7 @@ function server() {
 function freePort() {
   return new Promise(res => { const s = net.createServer().listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => res(p)); }); });
 }
-function awaitPort(port, deadline = Date.now() + 60000) {
+function awaitPort(port, deadline = Date.now() + 180000) { // a process on a busy machine
   return new Promise((res, rej) => {
     const tryOnce = () => {
       const c = net.connect(port, '127.0.0.1', () => { c.destroy(); res(); });
