@@ -33,7 +33,8 @@ function server() {
       socket.on('pub', (room, seq, sent) => io.to(room).emit('m', seq, sent));
     });
     io.listen(Number(args.server));
-    process.on('SIGTERM', () => io.close(() => process.exit(0)));
+    // Closes every socket at once; the HTTP server may wait on the balancer's connections.
+    process.on('SIGTERM', () => { io.close(); setTimeout(() => process.exit(0), 1000); });
   });
 }
 
@@ -129,7 +130,14 @@ async function main() {
     return -1;
   };
   const cpu = () => nodes.map((p, i) => cpuDone[i] + (p.exitCode === null ? ticks(p.pid) : 0));
-  const stop = (i, signal) => new Promise(res => { cpuDone[i] += ticks(nodes[i].pid); nodes[i].once('exit', res); nodes[i].kill(signal); setTimeout(() => { nodes[i].kill('SIGKILL'); res(); }, 30000); });
+  // Resolves once the process is gone (its port free), SIGKILL after 30 s.
+  const stop = (i, signal) => new Promise(res => {
+    const p = nodes[i];
+    cpuDone[i] += ticks(p.pid);
+    if (p.exitCode !== null || p.signalCode !== null) { res(); return; }
+    p.once('exit', res); p.kill(signal);
+    setTimeout(() => p.kill('SIGKILL'), 30000);
+  });
   const lostNow = (from, to) => {
     let lost = 0;
     for (const c of all) for (let s = from[c.topic]; s < to[c.topic]; s++) if (anyone[c.topic].has(s) && !c.got.has(s)) lost++;
