@@ -28,6 +28,8 @@ final class ReconnectingWebSocket implements WebSocket {
   private final WebSocketListener listener;
   private final ReconnectPolicy policy;
   private final ReconnectListener events;
+  /** The resume token and offsets of its topics, or null: not asked for. */
+  private final TopicOffsets offsets;
   private final CompletableFuture<Void> closed = new CompletableFuture<>();
 
   private final Object lock = new Object();
@@ -46,8 +48,10 @@ final class ReconnectingWebSocket implements WebSocket {
       String path,
       WebSocketListener listener,
       ReconnectPolicy policy,
-      ReconnectListener events) {
+      ReconnectListener events,
+      boolean resumeTopics) {
     this.client = client;
+    this.offsets = resumeTopics ? new TopicOffsets() : null;
     this.uri = uri;
     this.path = path;
     this.listener = listener;
@@ -57,7 +61,8 @@ final class ReconnectingWebSocket implements WebSocket {
 
   /** Makes the first connection; a failure there is the caller's, not retried. */
   CompletableFuture<WebSocket> start() {
-    return client.open(uri, new Generation()).thenApply(c -> this);
+    URI first = offsets == null ? uri : offsets.resumeUri(uri); // asks for tokens
+    return client.open(first, new Generation(WebSocketClient.target(first))).thenApply(c -> this);
   }
 
   /** Stops for good: the client is closing (its transport aborts the connection). */
@@ -80,10 +85,13 @@ final class ReconnectingWebSocket implements WebSocket {
    * before the impl reports it, whether a reconnection follows.
    */
   private final class Generation implements ConnectionHandler {
-    final WebSocketImpl impl =
-        listener == null
-            ? new WebSocketImpl(path, ws -> opened(ws), null, null)
-            : new WebSocketImpl(new Relay(), path);
+    final WebSocketImpl impl;
+
+    Generation(String target) {
+      impl = listener == null
+          ? new WebSocketImpl(target, ws -> opened(ws), null, null)
+          : new WebSocketImpl(new Relay(), target);
+    }
 
     /** Makes {@code ws} the open connection; false when this end closed meanwhile. */
     boolean opened(WebSocketImpl ws) {
@@ -163,7 +171,8 @@ final class ReconnectingWebSocket implements WebSocket {
           reconnector =
               Thread.ofVirtual()
                   .name("wsjava-reconnect")
-                  .start(() -> reconnect(new WebSocketClosedException(code, reason)));
+                  .start(() -> reconnect(new WebSocketClosedException(code, reason),
+                  code == CloseCode.SERVICE_RESTART));
         } else if (ended == null) {
           end(code, reason); // current stays: a reader drains what it holds, then sees the close
         }
@@ -186,12 +195,16 @@ final class ReconnectingWebSocket implements WebSocket {
 
       @Override
       public void onText(WebSocket ws, String text) {
-        listener.onText(ReconnectingWebSocket.this, text);
+        if (offsets == null || offsets.accept(text)) {
+          listener.onText(ReconnectingWebSocket.this, text);
+        }
       }
 
       @Override
       public void onBinary(WebSocket ws, ByteBuffer data) {
-        listener.onBinary(ReconnectingWebSocket.this, data);
+        if (offsets == null || offsets.accept(data)) {
+          listener.onBinary(ReconnectingWebSocket.this, data);
+        }
       }
 
       @Override
@@ -257,11 +270,19 @@ final class ReconnectingWebSocket implements WebSocket {
   // ---------------------------------------------------------------------------------------------
   // Reconnecting, on its own virtual thread
 
-  private void reconnect(Throwable cause) {
+  /**
+   * Reconnects until it opens or the policy gives up.
+   *
+   * @param restart the server closed with 1012 (Service Restart, a node draining): the first
+   *     wait is a short jittered one, so the clients of a drained node spread out and come back
+   *     soon, elsewhere (see {@link ReconnectPolicy#delay(int, double, boolean)})
+   */
+  private void reconnect(Throwable cause, boolean restart) {
     for (int attempt = 1; policy.maxAttempts() == 0 || attempt <= policy.maxAttempts(); attempt++) {
-      Duration delay = policy.delay(attempt, ThreadLocalRandom.current().nextDouble());
+      Duration delay = policy.delay(attempt, ThreadLocalRandom.current().nextDouble(), restart);
       events.onReconnecting(this, attempt, delay, cause);
-      Generation next = new Generation();
+      URI to = offsets == null ? uri : offsets.resumeUri(uri);
+      Generation next = new Generation(WebSocketClient.target(to));
       synchronized (lock) {
         attempts = attempt;
       }
@@ -272,7 +293,7 @@ final class ReconnectingWebSocket implements WebSocket {
             return;
           }
         }
-        client.open(uri, next).get();
+        client.open(to, next).get();
         return; // open: the connection reported itself in opened()
       } catch (InterruptedException e) {
         return; // stopped: the application or the client closed

@@ -39,6 +39,10 @@ final class TopicSubscriber {
   private boolean fragmenting; // the application is sending a fragmented message: wait for its end
   private boolean gone; // closed: takes nothing more
   private boolean pumping; // pump() is running on the thread that holds this monitor
+  /** It asked for resume tokens; set before the subscriber is published to other threads. */
+  boolean wantsTokens;
+  private boolean tokenDue; // a resume token is to be sent (Topics#tokenChanged)
+  private boolean tokenRefreshing; // its refresh timer runs
   /** Live messages of topics it is catching up on, by topic; null while it catches up on none. */
   private HashMap<String, Held> holding;
   /**
@@ -70,6 +74,31 @@ final class TopicSubscriber {
 
   synchronized boolean remove(String topic) {
     return names.remove(topic);
+  }
+
+  /** A resume token is due (topics changed); false when one already is. */
+  synchronized boolean markTokenDue() {
+    if (tokenDue || gone) {
+      return false;
+    }
+    tokenDue = true;
+    return true;
+  }
+
+  /** The topics for the token that is due, or null when none is; it is no longer due. */
+  synchronized java.util.List<String> takeTokenDue() {
+    if (!tokenDue || gone) {
+      return null;
+    }
+    tokenDue = false;
+    return new ArrayList<>(names);
+  }
+
+  /** True the first time: the token's refresh is to be started. */
+  synchronized boolean startTokenRefresh() {
+    boolean first = !tokenRefreshing;
+    tokenRefreshing = true;
+    return first;
   }
 
   boolean isOpen() {

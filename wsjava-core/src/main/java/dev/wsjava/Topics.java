@@ -252,7 +252,25 @@ public final class Topics implements AutoCloseable {
      * @return the text of the signal
      */
     String gap(String topic, String lastId);
+
+    /**
+     * Makes the text message that hands a subscriber its resume token (see {@link
+     * Topics#resume(WebSocket)}). The default, for every envelope, is {@code "+ <token>\n"}: no
+     * id is {@code "+"}, so a client that reads {@link #LINE} tells it from a message by its
+     * first two characters.
+     *
+     * @param token the token, of URL-safe characters
+     * @return the text of the message
+     */
+    default String resumeToken(String token) {
+      return "+ " + token + "\n";
+    }
   }
+
+  /** The query parameter that carries the resume token on a reconnect. */
+  static final String RESUME_PARAM = "resume";
+  /** The query parameter that carries the client's offsets on a reconnect. */
+  static final String OFFSETS_PARAM = "offsets";
 
   private final long maxQueuedBytes;
   private final Overflow overflow;
@@ -262,6 +280,7 @@ public final class Topics implements AutoCloseable {
   private final Duration recoveryTimeout;
   private final Duration overflowCloseTimeout;
   private final BiConsumer<Duration, Runnable> timer;
+  private final ResumeTokens resume; // null: no resume tokens
   private final ConcurrentHashMap<String, Topic> topics = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<Object, SharedFrameEncoder> encoders = new ConcurrentHashMap<>();
   private final LongAdder published = new LongAdder();
@@ -278,6 +297,8 @@ public final class Topics implements AutoCloseable {
     this.recoveryTimeout = b.recoveryTimeout;
     this.overflowCloseTimeout = b.overflowCloseTimeout;
     this.timer = b.timer;
+    this.resume = b.resumeKey == null
+        ? null : new ResumeTokens(b.resumeKey, b.resumeWindow, b.millis);
   }
 
   /**
@@ -442,7 +463,11 @@ public final class Topics implements AutoCloseable {
   public boolean subscribe(WebSocket ws, String topic) {
     checkName(topic);
     TopicSubscriber s = subscriberOf(ws);
-    return s != null && s.add(topic) && join(s, topic);
+    if (s != null && s.add(topic) && join(s, topic)) {
+      tokenChanged(s);
+      return true;
+    }
+    return false;
   }
 
   /**
@@ -467,14 +492,63 @@ public final class Topics implements AutoCloseable {
     checkName(topic);
     Objects.requireNonNull(lastId, "lastId");
     TopicSubscriber s = subscriberOf(ws);
-    if (s == null || !s.add(topic)) {
+    return s == null
+        ? CompletableFuture.completedFuture(false) : recover(s, topic, lastId);
+  }
+
+  /**
+   * Resumes every subscription of a connection that comes back with a resume token, on any node
+   * that shares this one's key (see {@link Builder#resume}): the token, in the query parameter
+   * {@code resume}, names the topics it was subscribed to; the query parameter {@code offsets}
+   * holds, per topic, the first line ({@code "<id> <topic>"}) of the last message it saw there,
+   * one per line. Each topic is then subscribed as {@link #subscribe(WebSocket, String, String)}
+   * does with that id: the missed messages in order, then the live ones, none twice; a topic
+   * without an offset, or whose offset the history no longer holds, gets the gap signal. Call it
+   * in {@code onOpen} before subscribing the connection to anything else: a topic it is already
+   * subscribed to is not recovered. It then receives a new token.
+   *
+   * <p>A token that is missing, not signed with this key, or older than the window resumes
+   * nothing: the future completes with false at once, and the application subscribes the
+   * connection as a new one.
+   *
+   * @param ws a connection made by a {@link WebSocketServer}
+   * @return completed with true when a token was presented and every topic it names got
+   *     everything missed; false otherwise
+   * @throws IllegalStateException when these topics were built without {@link Builder#resume}
+   */
+  public CompletableFuture<Boolean> resume(WebSocket ws) {
+    if (resume == null) {
+      throw new IllegalStateException("resume tokens are off: set Topics.Builder.resume(key, window)");
+    }
+    HandshakeRequest request = ws.request();
+    List<String> names = request == null ? null : resume.verify(request.queryParam(RESUME_PARAM));
+    TopicSubscriber s = names == null ? null : subscriberOf(ws);
+    if (s == null) {
+      return CompletableFuture.completedFuture(false);
+    }
+    java.util.Map<String, String> offsets = ResumeTokens.offsets(request.queryParam(OFFSETS_PARAM));
+    CompletableFuture<Boolean> all = CompletableFuture.completedFuture(true);
+    for (String topic : names) {
+      all = all.thenCombine(recover(s, topic, offsets.get(topic)), (a, b) -> a && b);
+    }
+    tokenChanged(s); // even with no topics: the client's next reconnect needs a fresh token
+    return all;
+  }
+
+  /**
+   * Subscribes {@code s} to {@code topic}, first giving it what was published after {@code
+   * lastId}; the gap signal when {@code lastId} is null or cannot be served.
+   */
+  private CompletableFuture<Boolean> recover(TopicSubscriber s, String topic, String lastId) {
+    if (!s.add(topic)) {
       return CompletableFuture.completedFuture(false);
     }
     s.hold(topic); // live messages wait until what it missed is queued before them
     if (!join(s, topic)) {
       return CompletableFuture.completedFuture(false);
     }
-    CompletableFuture<List<Backplane.Entry>> missed = history
+    tokenChanged(s);
+    CompletableFuture<List<Backplane.Entry>> missed = history && lastId != null
         ? within(recoveryTimeout, backplane.history(topic, lastId))
         : CompletableFuture.completedFuture(null);
     return missed.handle((entries, e) -> {
@@ -491,6 +565,47 @@ public final class Topics implements AutoCloseable {
         last = m.id();
       }
       return s.recovered(topic, items, last, backplane::compareIds);
+    });
+  }
+
+  /**
+   * The subscriptions of {@code s} changed: when it asked for tokens (its handshake request has
+   * the query parameter {@code resume}, empty at first), it gets a token that names them, once per turn of
+   * its event loop however many changed in that turn (a handler that subscribes to ten topics in
+   * {@code onOpen} sends one token), and again every half window while it stays open.
+   */
+  private void tokenChanged(TopicSubscriber s) {
+    if (!s.wantsTokens || !s.markTokenDue()) {
+      return;
+    }
+    if (s.loop != null) {
+      s.loop.execute(() -> sendToken(s));
+    } else {
+      sendToken(s);
+    }
+  }
+
+  private void sendToken(TopicSubscriber s) {
+    List<String> names = s.takeTokenDue();
+    if (names == null || !s.isOpen()) {
+      return;
+    }
+    String token = resume.issue(names);
+    if (token != null) {
+      ByteBuffer text = Utf8.encode(envelope.resumeToken(token));
+      s.offer(new TopicSubscriber.Item(text, Opcode.TEXT, text.remaining()));
+    }
+    if (s.startTokenRefresh()) {
+      refreshToken(s);
+    }
+  }
+
+  private void refreshToken(TopicSubscriber s) {
+    timer.accept(resume.window().dividedBy(2), () -> {
+      if (s.isOpen()) {
+        tokenChanged(s);
+        refreshToken(s);
+      }
     });
   }
 
@@ -566,6 +681,7 @@ public final class Topics implements AutoCloseable {
       return false;
     }
     remove(impl.subscriber, topic);
+    tokenChanged(impl.subscriber);
     return true;
   }
 
@@ -601,6 +717,9 @@ public final class Topics implements AutoCloseable {
         s = impl.subscriber;
         if (s == null) {
           s = new TopicSubscriber(this, impl, c);
+          HandshakeRequest request = impl.request();
+          s.wantsTokens = resume != null && request != null
+              && request.queryParams().containsKey(RESUME_PARAM);
           impl.subscriber = s;
         }
       }
@@ -846,8 +965,46 @@ public final class Topics implements AutoCloseable {
     private Duration overflowCloseTimeout = DEFAULT_OVERFLOW_CLOSE_TIMEOUT;
     private BiConsumer<Duration, Runnable> timer = (delay, task) ->
         CompletableFuture.delayedExecutor(delay.toNanos(), TimeUnit.NANOSECONDS).execute(task);
+    private byte[] resumeKey;
+    private Duration resumeWindow;
+    private java.util.function.LongSupplier millis = System::currentTimeMillis;
 
     private Builder() {}
+
+    /**
+     * Gives every subscribed connection that asks for it (its handshake request has the query
+     * parameter {@code resume}, empty on its first connection) a resume token, so that one that comes back within
+     * {@code window}, to any node that has the same key, resumes all its subscriptions with
+     * {@link Topics#resume(WebSocket)} (docs/TOPICS.md, "Resuming every subscription"). A token is
+     * sent, as the text of {@link Envelope#resumeToken}, after each turn in which the connection's
+     * topics changed and every half window; it names at most 64 topics (a connection in more gets
+     * none) and is signed with {@code key} (HMAC-SHA256), so the nodes need no shared state but
+     * the key. Default off.
+     *
+     * @param key at least 16 bytes, the same on every node; copied
+     * @param window how long a token stays valid, more than zero; a client that stays away
+     *     longer subscribes again as a new one
+     * @return this builder
+     */
+    public Builder resume(byte[] key, Duration window) {
+      Objects.requireNonNull(key, "key");
+      Objects.requireNonNull(window, "window");
+      if (key.length < 16) {
+        throw new IllegalArgumentException("a resume key has at least 16 bytes, was " + key.length);
+      }
+      if (window.isNegative() || window.isZero()) {
+        throw new IllegalArgumentException("the resume window must be more than zero: " + window);
+      }
+      this.resumeKey = key.clone();
+      this.resumeWindow = window;
+      return this;
+    }
+
+    /** The wall clock of the resume tokens, in milliseconds; tests drive it by hand. */
+    Builder clock(java.util.function.LongSupplier millis) {
+      this.millis = Objects.requireNonNull(millis, "millis");
+      return this;
+    }
 
     /**
      * Sets how long a subscriber that comes back with an id (see {@link #subscribe(WebSocket,

@@ -46,7 +46,8 @@ import picocli.CommandLine.Spec;
     sortOptions = false,
     description = {
       "Echo and chat server with a browser page: / (page), /echo (echo), /chat (everyone's"
-          + " messages to everyone; ?nick=NAME).",
+          + " messages to everyone; ?nick=NAME), /topics (?sub=A,B subscribes; \"TOPIC TEXT\""
+          + " publishes).",
       "Listens on 127.0.0.1 only: --host 0.0.0.0 (or ::) serves other machines too.",
       "--token or --basic-auth admits to /chat only who presents them, named as they say;"
           + " --metrics adds /metrics.",
@@ -167,11 +168,22 @@ public final class ServeCommand implements Callable<Integer> {
   private String cluster;
 
   @Option(names = "--history", paramLabel = "N", defaultValue = "0",
-      description = "With --cluster redis://: keep about N messages of /chat in Redis, so that a"
-          + " client coming back with the id of the last message it saw (/chat?last=ID; the page"
-          + " does this when its connection drops) gets what it missed, from any server. Messages"
-          + " then carry their id on a first line (\"ID chat\"); 0 for none.")
+      description = "With --cluster: keep about N messages of each topic in Redis (streams) or"
+          + " NATS (JetStream: nats-server -js), so that a client coming back resumes its topics"
+          + " with what it missed, from any server (the page does this when its connection"
+          + " drops). Messages then carry their id on a first line (\"ID chat\"); 0 for none.")
   private int history;
+
+  @Option(names = "--resume-key", paramLabel = "KEY", defaultValue = "${env:WSJAVA_RESUME_KEY}",
+      description = "The key that signs resume tokens (16 characters or more), the same on every"
+          + " server; default $WSJAVA_RESUME_KEY, else one made from the --cluster URI (any"
+          + " server of the cluster can then resume any client), else a random one.")
+  private String resumeKey;
+
+  @Option(names = "--resume-window", paramLabel = "DURATION", defaultValue = "2m",
+      description = "How long a client that left may come back and resume its topics (default"
+          + " ${DEFAULT-VALUE}).")
+  private Duration resumeWindow;
 
   @Mixin private SocketBufferOptions socketBuffers;
 
@@ -288,7 +300,8 @@ public final class ServeCommand implements Callable<Integer> {
             .config(config)
             .get("/", req -> HttpResponse.html(200, page).withHeader("Cache-Control", "no-store"))
             .websocket("/echo", new EchoListener())
-            .websocket("/chat", chat);
+            .websocket("/chat", chat)
+            .websocket("/topics", new TopicsRoute(topics));
     if (tls != null) {
       builder.tls(tls);
     }
@@ -370,18 +383,18 @@ public final class ServeCommand implements Callable<Integer> {
 
   /**
    * The room's topics: a slow member is closed with 1008; with --cluster, shared (Redis, NATS),
-   * and with --history, recoverable (Redis only).
+   * and with --history, recoverable; every connection gets resume tokens.
    */
   private Topics topics() {
     Topics.Builder b = Topics.builder()
         .maxQueuedBytes(chatQueue)
-        .overflow(Topics.Overflow.CLOSE_POLICY_VIOLATION);
+        .overflow(Topics.Overflow.CLOSE_POLICY_VIOLATION)
+        .resume(resumeKey(), resumeWindow);
     boolean redis = cluster != null
         && (cluster.startsWith("redis://") || cluster.startsWith("rediss://"));
-    if (history < 0 || (history > 0 && !redis)) {
+    if (history < 0 || (history > 0 && cluster == null)) {
       throw new ParameterException(spec.commandLine(), "--history takes a count of 0 or more, and"
-          + " only with --cluster redis://HOST:PORT (a single server and NATS keep no history),"
-          + " not " + history);
+          + " only with --cluster URI (a single server keeps no history), not " + history);
     }
     if (redis) {
       b.backplane(RedisBackplane.builder().uri(cluster).history(history).build());
@@ -391,9 +404,34 @@ public final class ServeCommand implements Callable<Integer> {
             + " (redis://HOST:PORT, rediss://HOST:PORT) or a NATS URL (nats://HOST:PORT,"
             + " tls://HOST:PORT), not " + cluster);
       }
-      b.backplane(NatsBackplane.builder().url(cluster).build());
+      b.backplane(NatsBackplane.builder().url(cluster).history(history).build());
     }
     return b.build();
+  }
+
+  /** The key of the resume tokens: --resume-key, else made from the cluster URI, else random. */
+  private byte[] resumeKey() {
+    if (resumeWindow.isNegative() || resumeWindow.isZero()) {
+      throw new ParameterException(spec.commandLine(), "--resume-window must be more than zero");
+    }
+    if (resumeKey != null && !resumeKey.isEmpty()) {
+      if (resumeKey.length() < 16) {
+        throw new ParameterException(spec.commandLine(),
+            "--resume-key takes 16 characters or more, not " + resumeKey.length());
+      }
+      return resumeKey.getBytes(StandardCharsets.UTF_8);
+    }
+    byte[] key = new byte[32];
+    if (cluster == null) {
+      new java.security.SecureRandom().nextBytes(key);
+      return key;
+    }
+    try {
+      return java.security.MessageDigest.getInstance("SHA-256")
+          .digest(("wsjava serve resume " + cluster).getBytes(StandardCharsets.UTF_8));
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("SHA-256 is part of every JDK", e);
+    }
   }
 
   private SSLContext tls(SelfSignedCertificate generated)
@@ -434,6 +472,7 @@ public final class ServeCommand implements Callable<Integer> {
     urls.add(String.format("%-34s echo", ws + authority + "/echo"));
     urls.add(String.format("%-34s %s", ws + authority + "/chat",
         auth == null ? "chat (?nick=NAME)" : auth.howToJoin()));
+    urls.add(String.format("%-34s topics (?sub=A,B; send \"TOPIC TEXT\")", ws + authority + "/topics"));
     if (withMetrics) {
       urls.add(String.format("%-34s metrics (Prometheus text)", http + authority + "/metrics"));
     }

@@ -90,10 +90,11 @@ class ServeCommandTest {
   void itPrintsEachUrlItServesOnALineOfItsOwn() throws Exception {
     try (ServeCommand.Running server = Cli.serve("--port", "0")) {
       String authority = "127.0.0.1:" + server.port();
-      assertThat(server.urls()).hasSize(3);
+      assertThat(server.urls()).hasSize(4);
       assertThat(server.urls().get(0)).startsWith("http://" + authority + "/ ");
       assertThat(server.urls().get(1)).startsWith("ws://" + authority + "/echo ");
       assertThat(server.urls().get(2)).startsWith("ws://" + authority + "/chat ");
+      assertThat(server.urls().get(3)).startsWith("ws://" + authority + "/topics ");
     }
   }
 
