@@ -577,6 +577,28 @@ final class ReconnectingWebSocket implements WebSocket {
     }
   }
 
+  private WebSocketImpl currentConnection() {
+    synchronized (lock) {
+      return current;
+    }
+  }
+
+  @Override
+  public void pauseReading() {
+    WebSocketImpl ws = currentConnection();
+    if (ws != null) {
+      ws.pauseReading(); // a connection made after a reconnect starts reading
+    }
+  }
+
+  @Override
+  public void resumeReading() {
+    WebSocketImpl ws = currentConnection();
+    if (ws != null) {
+      ws.resumeReading(); // a connection made after a reconnect starts reading
+    }
+  }
+
   @Override
   public long queuedBytes() {
     WebSocketImpl ws;

@@ -252,26 +252,38 @@ public interface WebSocket {
   /**
    * Flow control for a listener that hands a streamed message ({@link
    * WebSocketListener#onMessagePart}) to another thread: stops reading this connection until
-   * {@link #resumeReading()}. Called inside {@code onMessagePart}, no further piece arrives before
-   * the resume, so the consumer holds one piece at a time and a slow one slows the peer through
-   * TCP. The pause is its own: it does not end {@link #pauseReadingUntilSent()}'s, nor that one
-   * this.
+   * {@link #resumeReading()}, so the consumer holds one piece at a time and a slow one slows the
+   * peer through TCP. The pause is its own: it does not end {@link #pauseReadingUntilSent()}'s, nor
+   * that one this.
    *
-   * @throws UnsupportedOperationException on a connection that cannot pause (a reconnecting one)
+   * <p>When it takes effect: called inside a listener event, on the connection's own thread, at
+   * once: no further event (piece, message, ping, close) is delivered until the resume, even when
+   * it came in the same read. Called from another thread, it takes effect soon, between two reads
+   * or events; what is under way is delivered.
+   *
+   * <p>The pause is one flag, not a count: one resume ends any number of pauses. A resume called
+   * from another thread is applied in the connection's own order (on the NIO transport, as a task
+   * on its event loop), so it may land after a pause the connection's thread made in the meantime
+   * and lift that one too. A consumer therefore resumes only a pause it has seen made (the
+   * connection reads nothing while paused, so that resume lands before the next event), and
+   * decides pause and resume under one lock of its own.
+   *
+   * <p>On a reconnecting connection it pauses the current connection; one made after a reconnect
+   * starts reading.
+   *
+   * <p>Thread safety: may be called from any thread.
    */
-  default void pauseReading() {
-    throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot pause reading");
-  }
+  void pauseReading();
 
   /**
-   * Ends {@link #pauseReading()}: the connection reads again. May be called from any thread; does
-   * nothing when reading is not paused.
+   * Ends {@link #pauseReading()}: the connection reads again, and events already read are
+   * delivered. May be called from any thread; does nothing when reading is not paused. From
+   * another thread than the connection's own, it takes effect a little later, in the connection's
+   * order (see {@link #pauseReading()} for what that means for a pause made meanwhile).
    *
-   * @throws UnsupportedOperationException on a connection that cannot pause (a reconnecting one)
+   * <p>Thread safety: may be called from any thread.
    */
-  default void resumeReading() {
-    throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot pause reading");
-  }
+  void resumeReading();
 
   /**
    * Returns the bytes queued for sending and not yet written.

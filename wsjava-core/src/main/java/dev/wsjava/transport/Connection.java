@@ -394,7 +394,10 @@ public abstract class Connection {
   /**
    * Stops reading at once, even inside what was already read, or resumes: for a consumer of a
    * streamed message that holds a piece and takes no more until it has used it. Called inside
-   * {@link ConnectionHandler#onMessagePart} on the I/O thread to stop, from any thread to resume.
+   * {@link ConnectionHandler#onMessagePart} on the I/O thread to stop (it takes effect before the
+   * next event), from any thread to resume. One flag, not a count; from another thread the change
+   * is applied in the I/O thread's order ({@link #setPaused}), so a resume may land after a pause
+   * the I/O thread made meanwhile: callers resume only a pause they saw made.
    *
    * @param paused true to stop reading, false to resume
    */
