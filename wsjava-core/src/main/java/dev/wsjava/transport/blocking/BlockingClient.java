@@ -11,6 +11,7 @@ import dev.wsjava.proxy.TunnelException;
 import dev.wsjava.transport.ClientTransport;
 import dev.wsjava.transport.Connection;
 import dev.wsjava.transport.ConnectionConfig;
+import dev.wsjava.transport.Descriptors;
 import dev.wsjava.transport.ConnectionHandler;
 import java.io.EOFException;
 import java.io.IOException;
@@ -203,7 +204,7 @@ public final class BlockingClient implements ClientTransport {
         timeout.initCause(e);
         throw timeout;
       }
-      throw e;
+      throw Descriptors.clientError(uri, e);
     } finally {
       if (alarm != null) {
         alarm.cancel();
