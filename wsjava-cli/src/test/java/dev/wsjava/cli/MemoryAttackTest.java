@@ -165,6 +165,10 @@ class MemoryAttackTest {
       }
     }
 
+    // The attack's outcome, before the test lets the attackers go (which would drop a close code
+    // not yet read): every bomb is cut (1009, or 1008 when evicted first) or disconnected; of the
+    // unfinished messages, which the budget holds until it must evict, at least one is closed.
+    awaitOutcome(attackers, attack == Attack.DEFLATE_BOMBS ? attackers.size() : 1, Duration.ofSeconds(60));
     for (Socket s : sockets) {
       s.close(); // the TCP sockets under any TLS: a writer blocked on a full socket lets go
     }
@@ -189,6 +193,27 @@ class MemoryAttackTest {
       assertThat(codes).as("attackers' close codes").isNotEmpty();
     }
     assertThat(server.isAlive()).as("server alive; its stderr:\n%s", serverErr).isTrue();
+  }
+
+  /**
+   * Waits (bounded) until {@code closed} attackers heard their close code, or every attacker's
+   * outcome (a close code or a disconnection) is in. Attackers that never read count as done.
+   */
+  private void awaitOutcome(List<Attacker> attackers, int closed, Duration limit) throws Exception {
+    long deadline = System.nanoTime() + limit.toNanos();
+    while (true) {
+      long done = attackers.stream().filter(a -> a.closeCode.isDone()).count();
+      long coded = attackers.stream().filter(a -> a.closeCode.getNow(null) != null).count();
+      if (coded >= closed || done == attackers.size()) {
+        return;
+      }
+      assertThat(System.nanoTime() - deadline)
+          .as("attackers closed within %s: %d of %d done, %d with a close code; server stderr:%n%s",
+              limit, done, attackers.size(), coded, serverErr)
+          .isNegative();
+      assertThat(server.isAlive()).as("server alive; its stderr:\n%s", serverErr).isTrue();
+      Thread.sleep(20);
+    }
   }
 
   // ---------------------------------------------------------------------------------------------

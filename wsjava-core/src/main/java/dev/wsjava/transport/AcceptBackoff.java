@@ -65,6 +65,7 @@ public final class AcceptBackoff {
   public AcceptBackoff(LongSupplier clock, Listener listener) {
     this.clock = Objects.requireNonNull(clock, "clock");
     this.listener = Objects.requireNonNull(listener, "listener");
+    Descriptors.exhausted(null); // loaded now: no class can be read once descriptors run out
   }
 
   /**

@@ -35,8 +35,17 @@ public final class LastResort {
     try {
       log.isLoggable(System.Logger.Level.WARNING);
       log.isLoggable(System.Logger.Level.ERROR);
+      // Formatters stamp the time in the local zone, whose rules are read from tzdb.dat once.
+      java.time.ZonedDateTime.now().toString();
+      // The JDK's logging names levels from a resource bundle found on the class path, read on
+      // the first record and cached by each level: read it now (by reflection: the core does not
+      // depend on java.logging, which may be absent).
+      Class<?> level = Class.forName("java.util.logging.Level");
+      for (String name : new String[] {"SEVERE", "WARNING", "INFO", "FINE"}) {
+        level.getMethod("getLocalizedName").invoke(level.getField(name).get(null));
+      }
     } catch (Throwable e) {
-      // nothing to prepare then
+      // nothing (more) to prepare then
     }
   }
 
@@ -57,7 +66,7 @@ public final class LastResort {
         log.log(level, line, thrown);
       }
     } catch (Throwable e) {
-      raw(level, line, thrown);
+      raw(level, line + " [the logger failed: " + e + "]", thrown);
     }
   }
 

@@ -60,6 +60,7 @@ public final class BlockingClient implements ClientTransport {
   private final Set<BlockingConnection> open = ConcurrentHashMap.newKeySet();
 
   private BlockingClient(Builder b) {
+    Descriptors.exhausted(null); // loaded now, to explain a connect that finds no descriptor left
     this.handshakeConfig = b.handshakeConfig;
     this.connectionConfig = b.connectionConfig;
     this.tls = b.tls;

@@ -51,6 +51,7 @@ public final class NioClient implements ClientTransport {
   private final Set<ClientUpgrade> upgrading = ConcurrentHashMap.newKeySet();
 
   private NioClient(Builder b) {
+    Descriptors.exhausted(null); // loaded now, to explain a connect that finds no descriptor left
     this.ownGroup = b.loops.ownsGroup();
     this.group = b.loops.open();
     this.connectionConfig = b.connectionConfig;
