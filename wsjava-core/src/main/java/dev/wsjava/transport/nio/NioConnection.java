@@ -449,6 +449,9 @@ final class NioConnection extends Connection
     if ((was == 0) != (now == 0)) {
       updateInterest();
     }
+    if (was == 0 && now != 0) {
+      timers().armPausedProbe(); // not read, the socket would not tell of a reset
+    }
     if (now == 0 && (held != null || hasBufferedInput())) {
       loop.execute(this::onReadable);
     }
@@ -800,6 +803,17 @@ final class NioConnection extends Connection
   @Override
   public void closeTimedOut() {
     closeSocket();
+  }
+
+  @Override
+  public boolean probePausedPeer() {
+    if (closed || pausedBy == 0 || (pausedBy & PAUSE_END) != 0) {
+      return false; // reading again, or the peer's end was read already
+    }
+    if (writeInterest) {
+      return true; // a full socket: the selector reports a reset as writable, and the write fails
+    }
+    return pingQuietPeer(); // a write into a reset socket fails, and fails the connection
   }
 
   @Override
