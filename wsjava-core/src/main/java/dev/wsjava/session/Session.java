@@ -238,6 +238,7 @@ public final class Session {
     FrameParser parser = reader.parser;
     reader.listener = listener;
     reader.pauseRequested = false;
+    reader.decodeSliceLeft = Inbound.DECODE_SLICE;
     try {
       while (state != State.CLOSED && !pauseRequested) {
         switch (parser.next(in)) {
@@ -252,7 +253,7 @@ public final class Session {
             } catch (MemoryStall stall) {
               parser.giveBack(in, chunk.remaining()); // fed again once memory comes back
               if (stall.wanted < 0) {
-                feedAgain = true; // not memory: the listener paused while inflating
+                feedAgain = true; // not memory: the listener paused, or inflation used its slice
               } else {
                 stalledFor = Math.max(1, stall.wanted);
               }

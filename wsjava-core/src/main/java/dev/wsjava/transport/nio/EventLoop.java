@@ -10,6 +10,7 @@ import java.nio.channels.SelectableChannel;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.PriorityQueue;
@@ -59,6 +60,8 @@ final class EventLoop implements Executor, AutoCloseable, ConnectionTimers.Sched
   private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
   private final AtomicBoolean wakeupPending = new AtomicBoolean();
   private final PriorityQueue<Timer> timers = new PriorityQueue<>();
+  /** Work put off to the next turn, after its I/O: see {@link #executeNextTurn}; loop thread only. */
+  private final ArrayDeque<Runnable> nextTurn = new ArrayDeque<>();
   private final BufferPool pool = new BufferPool();
   private final FramePool framePool = new FramePool();
   private final ByteBuffer[] gather = new ByteBuffer[GATHER];
@@ -123,6 +126,19 @@ final class EventLoop implements Executor, AutoCloseable, ConnectionTimers.Sched
     if (!inEventLoop() && wakeupPending.compareAndSet(false, true)) {
       selector.wakeup();
     }
+  }
+
+  /**
+   * Runs {@code task} in the next turn, after that turn's I/O; loop thread only. For a connection
+   * that gave way after a bounded slice of work (inflating a large message, say): the channels
+   * ready meanwhile are served first, and every connection that gave way gets one slice per turn,
+   * in order. (Tasks given to {@link #execute} in this turn's tasks would run in this turn still.)
+   *
+   * @param task the task
+   */
+  void executeNextTurn(Runnable task) {
+    assert inEventLoop();
+    nextTurn.add(task);
   }
 
   /**
@@ -371,12 +387,13 @@ final class EventLoop implements Executor, AutoCloseable, ConnectionTimers.Sched
     boolean spin =
         handledIo
             && spinNanos > 0
+            && nextTurn.isEmpty()
             && spinBackoff.maySpin();
     int ready = spin ? spin() : 0;
     if (ready == 0) {
       long timeoutMillis = selectTimeoutMillis();
       wakeupPending.set(false); // from here a task from another thread wakes the select
-      if (!tasks.isEmpty() || timeoutMillis < 0) {
+      if (!tasks.isEmpty() || !nextTurn.isEmpty() || timeoutMillis < 0) {
         ready = selector.selectNow(this::onSelected);
       } else {
         ready = selector.select(this::onSelected, timeoutMillis); // 0 blocks until woken
@@ -478,6 +495,14 @@ final class EventLoop implements Executor, AutoCloseable, ConnectionTimers.Sched
   }
 
   private void runTasks() {
+    for (int n = nextTurn.size(); n > 0; n--) { // those put off in this turn wait for the next
+      Runnable r = nextTurn.poll();
+      try {
+        r.run();
+      } catch (Throwable e) {
+        LastResort.log(LOG, System.Logger.Level.WARNING, "event loop task failed", e);
+      }
+    }
     for (int i = 0; i < Tuning.MAX_TASKS_PER_TURN; i++) {
       Runnable r = tasks.poll();
       if (r == null) {
@@ -509,6 +534,7 @@ final class EventLoop implements Executor, AutoCloseable, ConnectionTimers.Sched
     }
     attachments.forEach(EventLoop::abortQuietly);
     timers.clear();
+    nextTurn.clear();
     try {
       selector.close();
     } catch (IOException e) {

@@ -378,7 +378,9 @@ final class NioConnection extends Connection
         flush(); // replies the read queued, or TLS records the engine wrapped while reading
       }
       if (!closed && !readPaused() && (hasBufferedInput() || held != null)) {
-        loop.execute(this::onReadable);
+        // More to feed without a read (the session gave way after a slice of inflation, or TLS
+        // holds decrypted bytes): the next turn, once the other ready channels were served.
+        loop.executeNextTurn(this::onReadable);
       }
     }
   }
