@@ -46,7 +46,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  *
  * <p>Set {@code -Dwsjava.attack.classpath=...} to run the server from another build (for
  * example the code before the budget, to see it die), {@code -Dwsjava.attack.only=NAME} to run
- * one attack, {@code -Dwsjava.attack.transport=NIO} (or BLOCKING) to run one transport.
+ * one attack, {@code -Dwsjava.attack.transport=NIO} (or BLOCKING) to run one transport, {@code
+ * -Dwsjava.attack.repeat=20} to run each case 20 times in one JVM.
  */
 class MemoryAttackTest {
   static final int MIB = 1 << 20;
@@ -72,6 +73,8 @@ class MemoryAttackTest {
   static Stream<Arguments> runs() {
     List<Arguments> out = new ArrayList<>();
     String only = System.getProperty("wsjava.attack.only", ""); // e.g. DEFLATE_BOMBS
+    int repeat = Integer.getInteger("wsjava.attack.repeat", 1); // runs each case this many times
+    for (int r = 0; r < repeat; r++) {
     for (Attack a : Attack.values()) {
       if (!only.isEmpty() && !a.name().equals(only)) {
         continue;
@@ -85,6 +88,7 @@ class MemoryAttackTest {
           out.add(Arguments.of(a, t, true));
         }
       }
+    }
     }
     return out.stream();
   }
