@@ -110,7 +110,22 @@ public final class WebSocketServer implements AutoCloseable {
    * @return a snapshot
    */
   public Stats stats() {
-    return new Stats(serving);
+    return new Stats(serving, transport);
+  }
+
+  /**
+   * Returns a future that completes when the server has stopped: normally once {@link #close()}
+   * or {@link #shutdown} returned, or exceptionally, with the error, when one of the server's own
+   * threads failed beyond recovery (an {@link OutOfMemoryError} in an event loop's own code, not in
+   * one connection's). The server has then stopped accepting and aborted its connections: a
+   * process that serves nothing else should exit (the {@code wsjava serve} command exits with a
+   * non-zero status). Failures of one connection or one accept never complete it. Each call
+   * returns a new dependent future; completing it has no effect on the server.
+   *
+   * @return the future
+   */
+  public java.util.concurrent.CompletableFuture<Void> closeFuture() {
+    return transport.closeFuture();
   }
 
   /**
@@ -126,8 +141,9 @@ public final class WebSocketServer implements AutoCloseable {
     private final long bytesIn;
     private final long bytesOut;
     private final long sendQueueFull;
+    private final long descriptorExhaustions;
 
-    private Stats(Serving s) {
+    private Stats(Serving s, ServerTransport transport) {
       ServerCounters c = s.counters;
       this.open = s.open();
       this.opened = c.opened.sum();
@@ -143,6 +159,7 @@ public final class WebSocketServer implements AutoCloseable {
       this.messagesOut = traffic[2];
       this.bytesOut = traffic[3];
       this.sendQueueFull = c.sendQueueFull.sum();
+      this.descriptorExhaustions = transport.descriptorExhaustions();
     }
 
     /**
@@ -279,11 +296,25 @@ public final class WebSocketServer implements AutoCloseable {
       return sendQueueFull;
     }
 
+    /**
+     * Returns how many times the server stopped accepting because the process or the system had
+     * no file descriptor left (EMFILE, ENFILE): one per episode, however many accepts failed in
+     * it. Accepting resumes by itself (pauses of 10 ms doubling up to 1 s) and open connections
+     * are served meanwhile; each episode is logged once and recorded as a {@code
+     * dev.wsjava.AcceptPaused} Flight Recorder event.
+     *
+     * @return the count
+     */
+    public long descriptorExhaustions() {
+      return descriptorExhaustions;
+    }
+
     @Override
     public String toString() {
       return "Stats[open=" + open + ", total=" + opened + ", rejected=" + java.util.Arrays.toString(rejected)
           + ", messageRateClosed=" + messageRateClosed + ", in=" + messagesIn + "/" + bytesIn
-          + ", out=" + messagesOut + "/" + bytesOut + ", sendQueueFull=" + sendQueueFull + "]";
+          + ", out=" + messagesOut + "/" + bytesOut + ", sendQueueFull=" + sendQueueFull
+          + ", descriptorExhaustions=" + descriptorExhaustions + "]";
     }
   }
 

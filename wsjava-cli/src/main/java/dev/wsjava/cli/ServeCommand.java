@@ -66,6 +66,12 @@ import picocli.CommandLine.Spec;
       "Sizes take k, m, g (powers of 1024); durations take ms, s, m, h (a bare number is seconds)."
     })
 public final class ServeCommand implements Callable<Integer> {
+  /**
+   * The exit status when the server failed beyond recovery rather than being stopped (sysexits'
+   * EX_SOFTWARE): a supervisor restarts the process instead of finding it alive and deaf.
+   */
+  public static final int FAILED = 70;
+
   @ParentCommand private WsjavaCommand parent;
 
   @Spec private CommandSpec spec;
@@ -228,7 +234,8 @@ public final class ServeCommand implements Callable<Integer> {
   /**
    * Starts the server, prints what it serves and waits for Ctrl-C or SIGTERM.
    *
-   * @return 0 after a graceful shutdown
+   * @return 0 after a graceful shutdown, {@link #FAILED} when the server failed beyond recovery
+   *     (see {@link WebSocketServer#closeFuture()})
    * @throws Exception when the server cannot start (the message says why)
    */
   @Override
@@ -239,12 +246,16 @@ public final class ServeCommand implements Callable<Integer> {
       out.println(line);
     }
     out.flush();
-    Shutdown.await("wsjava-shutdown", () -> {
+    Throwable failed = Shutdown.await("wsjava-shutdown", () -> {
       parent.io().err().println(
           "wsjava serve: draining, closing " + running.server().stats().connectionsOpen()
               + " WebSocket(s) with 1012 over " + drainWindow.toMillis() + " ms");
       running.drain(drainWindow);
-    });
+    }, running.server().closeFuture());
+    if (failed != null) {
+      parent.io().err().println("wsjava serve: the server failed and stopped: " + failed);
+      return FAILED;
+    }
     return 0;
   }
 

@@ -132,6 +132,33 @@ public final class WsEvents {
     public long queued;
   }
 
+  /**
+   * A server stopped accepting for a while: its accepts failed (for want of file descriptors, most
+   * often) and it backed off until one succeeded. One event per episode, spanning it.
+   */
+  @Name("dev.wsjava.AcceptPaused")
+  @Label("WebSocket Accepting Paused")
+  @Description("A server's accepts failed and it backed off; open connections were still served")
+  @Category("wsjava")
+  @StackTrace(false)
+  public static final class AcceptPaused extends Event {
+
+    /** Makes an event to fill and commit. */
+    public AcceptPaused() {}
+
+    /** Whether the process or the system had no file descriptor left (EMFILE, ENFILE). */
+    @Label("Descriptors Exhausted")
+    public boolean exhausted;
+
+    /** The first failed accept's error. */
+    @Label("Error")
+    public String error;
+
+    /** How many accepts failed before one succeeded. */
+    @Label("Failed Accepts")
+    public long failures;
+  }
+
   /** One message in {@link #SAMPLE_EVERY}, its size and direction. Off unless enabled. */
   @Name("dev.wsjava.MessageSize")
   @Label("WebSocket Message Size (sampled)")

@@ -61,6 +61,19 @@ final class Inbound {
   /** Set when the listener paused reading during {@link Session#receive}: stop at once. */
   boolean pauseRequested;
 
+  /**
+   * The most a decoder (inflation) produces in one {@link Session#receive} before it stops and
+   * asks to be fed again: a decompression bomb turns each compressed byte into up to a thousand,
+   * so without a bound one peer's read holds its thread for 16 MiB (the message limit) of output,
+   * 10-20 ms, and 64 such peers held a loop for seconds. The transport feeds the connection again
+   * after serving the others (NIO: the next turn of its loop; blocking: after a yield). Inflation
+   * of 512 KiB takes about half a millisecond; the cost of a stop is one more turn.
+   */
+  static final long DECODE_SLICE = Long.getLong("wsjava.tuning.decodeSlice", 512 * 1024);
+
+  /** What the decoder may still produce in this {@link Session#receive}: see {@link #DECODE_SLICE}. */
+  long decodeSliceLeft;
+
   /** Where events go during {@link Session#receive}; null between calls. */
   SessionListener listener;
 
@@ -246,6 +259,7 @@ final class Inbound {
   /** Takes decoded message bytes: checks size and UTF-8, then streams or assembles them. */
   private void deliverDecoded(ByteBuffer chunk) throws ProtocolException {
     checkDecoded(chunk);
+    int n = chunk.remaining();
     if (streamMessages) {
       listener.onMessagePart(messageType, chunk, false);
       if (pauseRequested && mayStall) {
@@ -253,9 +267,9 @@ final class Inbound {
         // size; the compressed bytes it has not read yet go back to the parser.
         throw MemoryStall.PAUSED;
       }
+      endSlice(n);
       return;
     }
-    int n = chunk.remaining();
     boolean over = false;
     if (assemblyLength + n > assembly.length) {
       over = !reserve((long) assemblyLength + n, true);
@@ -266,6 +280,18 @@ final class Inbound {
       // Inflated bytes cannot be given back: they were taken (an overdraft of one chunk), and the
       // decoder stops here; the compressed bytes it has not read yet go back to the parser.
       throw new MemoryStall(n);
+    }
+    endSlice(n);
+  }
+
+  /**
+   * Counts {@code n} decoded bytes against this receive's slice; once it is used up, stops the
+   * decoder as a pause does (the compressed bytes it has not read go back to the parser, and the
+   * session asks to be fed again): see {@link #DECODE_SLICE}.
+   */
+  private void endSlice(int n) throws MemoryStall {
+    if (mayStall && (decodeSliceLeft -= n) <= 0) {
+      throw MemoryStall.PAUSED;
     }
   }
 

@@ -136,8 +136,8 @@ public final class Session {
   }
 
   /**
-   * Returns whether the last {@link #receive} was paused ({@link #pause()}) with work left that
-   * needs no new bytes: decoded bytes waiting in an extension's decoder, or the end of a frame
+   * Returns whether the last {@link #receive} was paused ({@link #pause()}), or gave way after a
+   * slice of inflation, with work left that needs no new bytes: decoded bytes waiting in an extension's decoder, or the end of a frame
    * (which may end a message) not reported yet. The same buffer must then be fed again once
    * reading resumes, even when it is empty.
    *
@@ -216,7 +216,10 @@ public final class Session {
    * unmasked in place in {@code in}. The one exception: when the memory budget has no room for a
    * message being assembled, it stops early, leaves the rest in {@code in} (as it arrived) and
    * {@link #stalledFor()} says how much memory it waits for; feed the same buffer again later (even
-   * when nothing remains in it: inflated output may still be waiting).
+   * when nothing remains in it: inflated output may still be waiting). Likewise when a listener
+   * paused, or when inflation produced its slice for one call (512 KiB, so that one peer's bomb
+   * cannot hold a thread: see {@code Inbound.DECODE_SLICE}): then {@link #mustFeedAgain()} is true,
+   * and the caller feeds the same buffer again, after serving other connections.
    *
    * @param in the received bytes, position to limit
    * @param listener where events go during this call
@@ -238,6 +241,7 @@ public final class Session {
     FrameParser parser = reader.parser;
     reader.listener = listener;
     reader.pauseRequested = false;
+    reader.decodeSliceLeft = Inbound.DECODE_SLICE;
     try {
       while (state != State.CLOSED && !pauseRequested) {
         switch (parser.next(in)) {
@@ -252,7 +256,7 @@ public final class Session {
             } catch (MemoryStall stall) {
               parser.giveBack(in, chunk.remaining()); // fed again once memory comes back
               if (stall.wanted < 0) {
-                feedAgain = true; // not memory: the listener paused while inflating
+                feedAgain = true; // not memory: the listener paused, or inflation used its slice
               } else {
                 stalledFor = Math.max(1, stall.wanted);
               }

@@ -2,6 +2,7 @@ package dev.wsjava.transport;
 
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 
 /** A running server on some transport: what the API layer needs of it. Thread-safe. */
 public interface ServerTransport extends AutoCloseable {
@@ -50,6 +51,25 @@ public interface ServerTransport extends AutoCloseable {
    * @throws IllegalStateException when the server was started without TLS
    */
   void reloadTls(javax.net.ssl.SSLContext context);
+
+  /**
+   * Returns a future completed when the server has stopped: normally after {@link #shutdown}, or
+   * exceptionally with the error when one of its threads failed beyond recovery (an {@link
+   * OutOfMemoryError} in an event loop's own code, say); the server has then stopped accepting and
+   * aborted the connections it could reach. Callers get a dependent copy, which they cannot
+   * complete.
+   *
+   * @return the future
+   */
+  CompletableFuture<Void> closeFuture();
+
+  /**
+   * Returns how many times accepting paused because the process or the system had no file
+   * descriptor left (EMFILE, ENFILE): one per episode, however many accepts failed in it.
+   *
+   * @return the count
+   */
+  long descriptorExhaustions();
 
   /** Shuts down with a default grace period. */
   @Override

@@ -142,6 +142,15 @@ public final class Tuning {
   public static final int HTTP_TURN = knob("httpTurn", 16);
 
   /**
+   * How often a connection whose reading is paused (memory budget, flow control) checks that its
+   * peer is still there, by writing an empty ping: a socket that is not read learns of the peer's
+   * reset only by writing (Linux returns the queued data to reads before the error; the selector
+   * reports nothing for a channel with no interest). One probe finds a reset, two a close (the
+   * first draws the peer's reset). See docs/MEMORY.md, "Paused connections".
+   */
+  public static final Duration PAUSED_PROBE = Duration.ofMillis(knob("pausedProbeMillis", 1000));
+
+  /**
    * The bounds of the blocking server's deadline tick (an eighth of the shortest deadline, kept
    * within these); a deadline is kept to within one tick. One watcher thread instead of a timed
    * read per read: keep-alive HTTP under wrk cost 11.2 µs of server CPU per request with timed

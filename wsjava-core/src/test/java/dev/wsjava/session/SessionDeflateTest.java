@@ -166,6 +166,13 @@ class SessionDeflateTest {
     ByteBuffer frame = ByteBuffer.allocate(payload.length + 10);
     dev.wsjava.protocol.FrameEncoder.encode(frame, true, 0x40, Opcode.BINARY, ByteBuffer.wrap(payload), false, 0);
     client.receive(frame.flip(), events);
+    int receives = 1;
+    while (client.mustFeedAgain()) { // inflation gives way after each 512 KiB slice
+      assertThat(events.events).isEmpty();
+      client.receive(frame, events);
+      receives++;
+    }
+    assertThat(receives).as("receives to inflate 1 MiB and a chunk").isEqualTo(3);
     assertThat(events.events).containsExactly("failure:1009");
     assertThat(events.failure).hasMessageContaining("message size").hasMessageContaining("1048576");
   }

@@ -91,6 +91,9 @@ public final class WsjavaMetrics implements MeterBinder {
         BaseUnits.BYTES, Tags.of("direction", "out"), s -> s.stats().bytesOut());
     counter(registry, "wsjava.send.queue.full", "Sends refused for a full outbound queue",
         null, Tags.empty(), s -> s.stats().sendQueueFull());
+    counter(registry, "wsjava.accept.descriptor.exhaustions",
+        "Times accepting paused because file descriptors ran out",
+        null, Tags.empty(), s -> s.stats().descriptorExhaustions());
   }
 
   private void rejected(MeterRegistry registry, String reason, ToDoubleFunction<WebSocketServer> f) {

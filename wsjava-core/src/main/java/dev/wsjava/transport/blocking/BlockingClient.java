@@ -11,6 +11,7 @@ import dev.wsjava.proxy.TunnelException;
 import dev.wsjava.transport.ClientTransport;
 import dev.wsjava.transport.Connection;
 import dev.wsjava.transport.ConnectionConfig;
+import dev.wsjava.transport.Descriptors;
 import dev.wsjava.transport.ConnectionHandler;
 import java.io.EOFException;
 import java.io.IOException;
@@ -59,6 +60,7 @@ public final class BlockingClient implements ClientTransport {
   private final Set<BlockingConnection> open = ConcurrentHashMap.newKeySet();
 
   private BlockingClient(Builder b) {
+    Descriptors.exhausted(null); // loaded now, to explain a connect that finds no descriptor left
     this.handshakeConfig = b.handshakeConfig;
     this.connectionConfig = b.connectionConfig;
     this.tls = b.tls;
@@ -203,7 +205,7 @@ public final class BlockingClient implements ClientTransport {
         timeout.initCause(e);
         throw timeout;
       }
-      throw e;
+      throw Descriptors.clientError(uri, e);
     } finally {
       if (alarm != null) {
         alarm.cancel();

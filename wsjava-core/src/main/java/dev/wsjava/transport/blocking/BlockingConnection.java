@@ -220,6 +220,10 @@ public final class BlockingConnection extends Connection {
     while (!closing.get()) {
       if (pausedBy != 0) {
         awaitResumed();
+        if (writeError != null && pausedBy != 0) {
+          failOnce(writeError); // the peer left while reading was paused
+          return;
+        }
         long next = progressDue(true); // the pause was not the peer's fault: a new window
         if (next != 0) {
           setReadTimeout(next);
@@ -227,6 +231,10 @@ public final class BlockingConnection extends Connection {
         continue;
       }
       if (held != null) {
+        // Not paused, yet bytes wait: the session gave way after a slice of inflation. Let the
+        // other connections' threads run first (a park wakes through the scheduler's shared
+        // queue, behind them; see BlockingServer.giveWay), then feed it again.
+        java.util.concurrent.locks.LockSupport.parkNanos(1);
         ByteBuffer again = held;
         held = received(again) ? null : again;
         continue;
@@ -317,29 +325,58 @@ public final class BlockingConnection extends Connection {
    */
   private void awaitResumed() {
     long stallNanos = config().memory().stallTimeout().toNanos();
+    long probeNanos = Tuning.PAUSED_PROBE.toNanos();
+    long now = System.nanoTime();
+    long stallAt = now + stallNanos;
+    long probeAt = now + probeNanos;
     pauseLock.lock();
     try {
-      while (pausedBy != 0 && !closing.get()) {
-        if ((pausedBy & PAUSE_MEMORY) != 0) {
+      while (pausedBy != 0 && !closing.get() && writeError == null) {
+        boolean memory = (pausedBy & PAUSE_MEMORY) != 0;
+        long wait = (memory ? Math.min(stallAt, probeAt) : probeAt) - System.nanoTime();
+        if (wait > 0) {
           try {
-            if (resumed.awaitNanos(stallNanos) <= 0 && (pausedBy & PAUSE_MEMORY) != 0) {
-              pauseLock.unlock();
-              try {
-                config().memory().evictIfStuck(); // the evicted one is woken by its callback
-              } finally {
-                pauseLock.lock();
-              }
-            }
+            resumed.awaitNanos(wait);
           } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return;
           }
-        } else {
-          resumed.awaitUninterruptibly();
+          continue; // woken, or the time is up: look again
+        }
+        now = System.nanoTime();
+        pauseLock.unlock();
+        try {
+          if (memory && now - stallAt >= 0) {
+            stallAt = now + stallNanos;
+            config().memory().evictIfStuck(); // the evicted one is woken by its callback
+          }
+          if (now - probeAt >= 0) {
+            probeAt = now + probeNanos;
+            probePeer();
+          }
+        } finally {
+          pauseLock.lock();
         }
       }
     } finally {
       pauseLock.unlock();
+    }
+  }
+
+  /**
+   * Reading is paused, so the socket would not tell of the peer's reset: an empty ping's write
+   * does (see {@link Tuning#PAUSED_PROBE}). It is skipped while another thread writes: a write
+   * into a reset socket fails on its own. A failed write wakes this thread (see {@link
+   * #writeFailed}), which then fails the connection.
+   */
+  private void probePeer() {
+    if (writeLock.isLocked() || !isOpen()) {
+      return;
+    }
+    try {
+      sendPing(ByteBuffer.allocate(0));
+    } catch (IllegalStateException closing) {
+      // closing: the close timeout bounds the rest
     }
   }
 
@@ -613,6 +650,12 @@ public final class BlockingConnection extends Connection {
       raw.shutdownInput();
     } catch (IOException notConnected) {
       // the read fails on its own
+    }
+    pauseLock.lock();
+    try {
+      resumed.signalAll(); // a read loop waiting while paused finds the error
+    } finally {
+      pauseLock.unlock();
     }
   }
 

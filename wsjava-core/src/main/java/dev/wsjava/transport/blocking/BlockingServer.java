@@ -11,8 +11,11 @@ import dev.wsjava.internal.proxyprotocol.ProxyHeaderException;
 import dev.wsjava.CloseCode;
 import dev.wsjava.protocol.Role;
 import dev.wsjava.session.MemoryBudget;
+import dev.wsjava.transport.AcceptBackoff;
+import dev.wsjava.transport.AcceptReport;
 import dev.wsjava.transport.Acceptor;
 import dev.wsjava.transport.ConnectionConfig;
+import dev.wsjava.transport.LastResort;
 import dev.wsjava.transport.ConnectionHandler;
 import dev.wsjava.transport.HandshakeInfo;
 import dev.wsjava.transport.Tuning;
@@ -98,6 +101,10 @@ public final class BlockingServer implements ServerTransport {
   private final Set<BlockingConnection> connections = ConcurrentHashMap.newKeySet();
   private final Deadlines deadlines;
   private volatile boolean stopping;
+  private final CompletableFuture<Void> closed = new CompletableFuture<>();
+  private final AcceptReport acceptReport;
+  private final AcceptBackoff acceptBackoff;
+  private static final System.Logger LOG = dev.wsjava.events.Loggers.SERVER;
 
   private BlockingServer(ServerBuilder.Options o) throws IOException {
     this.handshakeConfig = o.handshakeConfig();
@@ -119,6 +126,8 @@ public final class BlockingServer implements ServerTransport {
       shortest = shortest.compareTo(Duration.ofNanos(http)) < 0 ? shortest : Duration.ofNanos(http);
     }
     this.deadlines = new Deadlines(shortest);
+    this.acceptReport = new AcceptReport(LOG, String.valueOf(localAddress()));
+    this.acceptBackoff = new AcceptBackoff(System::nanoTime, acceptReport);
     this.acceptor = Thread.ofVirtual().name("wsjava-accept-" + port()).start(this::acceptLoop);
   }
 
@@ -166,6 +175,7 @@ public final class BlockingServer implements ServerTransport {
   public boolean shutdown(Duration grace) throws InterruptedException {
     stopping = true;
     closeQuietly(listener);
+    LockSupport.unpark(acceptor); // out of a back-off's pause
     acceptor.join(grace);
     deadlines.stop(); // every connection still in HTTP is closed below
     // Cut off handshakes still under way; one whose 101 already went out is an open connection to
@@ -195,8 +205,19 @@ public final class BlockingServer implements ServerTransport {
       // abort below
     } finally {
       connections.forEach(BlockingConnection::abort);
+      this.closed.complete(null);
     }
     return clean && connections.isEmpty();
+  }
+
+  @Override
+  public CompletableFuture<Void> closeFuture() {
+    return closed.copy();
+  }
+
+  @Override
+  public long descriptorExhaustions() {
+    return acceptReport.exhaustions();
   }
 
   /** Shuts down with {@link #DEFAULT_SHUTDOWN_GRACE}. */
@@ -222,31 +243,52 @@ public final class BlockingServer implements ServerTransport {
     tls = Objects.requireNonNull(context, "context");
   }
 
+  /**
+   * The acceptor's thread. A failed accept (no file descriptor left, most often) backs off (see
+   * {@link AcceptBackoff}) while the connections' own threads go on; a connection whose thread
+   * cannot start is closed and the acceptor goes on. Only an Error in the acceptor's own code
+   * stops it, and then the server fails loudly: it closes its listener and its {@link
+   * #closeFuture()} completes with the error.
+   */
   private void acceptLoop() {
-    while (!stopping) {
-      Socket raw;
-      try {
-        raw = listener.accept();
-      } catch (IOException e) {
-        if (stopping || listener.isClosed()) {
-          return;
+    try {
+      while (!stopping) {
+        Socket raw;
+        try {
+          raw = listener.accept();
+        } catch (IOException e) {
+          if (stopping || listener.isClosed()) {
+            return;
+          }
+          LockSupport.parkNanos(acceptBackoff.failed(e)); // not interrupted: shutdown closes first
+          continue;
         }
-        pause(); // out of file descriptors, or a connection reset while queued: do not spin
-        continue;
+        acceptBackoff.accepted();
+        start(raw);
       }
+    } catch (Throwable t) {
+      if (closed.completeExceptionally(t)) {
+        LastResort.log(LOG, System.Logger.Level.ERROR,
+            "server on " + localAddress() + " failed: its acceptor stopped; it no longer accepts", t);
+      }
+      closeQuietly(listener);
+    } finally {
+      acceptBackoff.stopped();
+    }
+  }
+
+  /** Gives an accepted socket its thread; a failure is that connection's alone. */
+  private void start(Socket raw) {
+    try {
       handshaking.add(raw);
       if (stopping) {
         closeQuietly(raw);
       }
       connectionThreads.start(() -> runConnection(raw));
-    }
-  }
-
-  private static void pause() {
-    try {
-      Thread.sleep(10);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+    } catch (Throwable t) {
+      handshaking.remove(raw);
+      closeQuietly(raw);
+      LastResort.log(LOG, System.Logger.Level.WARNING, "cannot start a connection; closed it", t);
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.wsjava.transport.blocking;
 
+import dev.wsjava.transport.LastResort;
 import dev.wsjava.transport.Tuning;
 import java.io.IOException;
 import java.net.Socket;
@@ -79,7 +80,13 @@ final class Deadlines {
    */
   void expireAll(long now) {
     for (Watch w : watches) {
-      w.expire(now);
+      try {
+        w.expire(now);
+      } catch (Throwable t) {
+        // one socket's failure: this thread serves every connection's deadline and goes on
+        LastResort.log(dev.wsjava.events.Loggers.SERVER, System.Logger.Level.WARNING,
+            "cannot cut off a connection at its deadline", t);
+      }
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.wsjava.transport.blocking;
 
+import dev.wsjava.transport.LastResort;
 import java.util.concurrent.DelayQueue;
 import java.util.concurrent.Delayed;
 import java.util.concurrent.TimeUnit;
@@ -20,6 +21,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 final class Keepalive {
   private static final DelayQueue<Due> QUEUE = new DelayQueue<>();
   private static final AtomicBoolean STARTED = new AtomicBoolean();
+  private static final System.Logger LOG = dev.wsjava.events.Loggers.SERVER;
+  private static final long RETRY_NANOS = 100_000_000;
 
   private Keepalive() {}
 
@@ -49,7 +52,14 @@ final class Keepalive {
       }
       BlockingConnection c = due.connection;
       if (c != null) {
-        Thread.ofVirtual().name("wsjava-timers").start(c::timersDue);
+        try {
+          Thread.ofVirtual().name("wsjava-timers").start(c::timersDue);
+        } catch (Throwable t) {
+          // No thread for this connection's timers now (no memory, say): this shared thread must
+          // not die of it; the connection is tried again shortly.
+          LastResort.log(LOG, System.Logger.Level.WARNING, "cannot run a connection's timers", t);
+          QUEUE.add(new Due(c, System.nanoTime() + RETRY_NANOS));
+        }
       }
     }
   }

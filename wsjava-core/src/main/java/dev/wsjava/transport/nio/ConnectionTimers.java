@@ -1,5 +1,7 @@
 package dev.wsjava.transport.nio;
 
+import dev.wsjava.transport.Tuning;
+
 import dev.wsjava.transport.ConnectionConfig;
 import java.time.Duration;
 
@@ -80,6 +82,14 @@ final class ConnectionTimers {
     void memoryStalled();
 
     /**
+     * Reading is paused: checks that the peer is still there (an empty ping whose write fails on
+     * a reset socket, which fails the connection).
+     *
+     * @return whether to check again later: false once reading resumed or the connection closes
+     */
+    boolean probePausedPeer();
+
+    /**
      * Checks the peer's progress (slow-trickle defence).
      *
      * @return the next time to check, or 0 for none
@@ -96,6 +106,7 @@ final class ConnectionTimers {
   private long pingSentAt;
   private boolean stallArmed;
   private boolean progressArmed;
+  private boolean probeArmed;
 
   ConnectionTimers(Host host, Scheduler scheduler) {
     this.host = host;
@@ -162,6 +173,23 @@ final class ConnectionTimers {
       if (!host.socketGone() && host.waitingForMemory()) {
         host.memoryStalled();
         armStall();
+      }
+    });
+  }
+
+  /**
+   * While reading is paused, probes the peer every {@link Tuning#PAUSED_PROBE}: a paused socket
+   * is not read, so only a write tells that the peer reset or closed it.
+   */
+  void armPausedProbe() {
+    if (probeArmed || host.socketGone()) {
+      return;
+    }
+    probeArmed = true;
+    scheduler.scheduleAt(scheduler.nanoTime() + Tuning.PAUSED_PROBE.toNanos(), () -> {
+      probeArmed = false;
+      if (!host.socketGone() && host.probePausedPeer()) {
+        armPausedProbe();
       }
     });
   }

@@ -1,5 +1,6 @@
 package dev.wsjava.transport.nio;
 
+import dev.wsjava.transport.LastResort;
 import dev.wsjava.transport.Tuning;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -9,6 +10,7 @@ import java.nio.channels.SelectableChannel;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.PriorityQueue;
@@ -26,8 +28,12 @@ import java.util.function.Supplier;
  *
  * <p>Tasks from other threads go into a lock-free queue; the selector is woken only when no wake-up
  * is already pending, so a burst of tasks costs one wake-up. Timers live in a priority queue read
- * each turn against {@link System#nanoTime()}; the select blocks no longer than the nearest one. An
- * exception thrown by a task, a timer or a channel's handler is logged and does not stop the loop.
+ * each turn against {@link System#nanoTime()}; the select blocks no longer than the nearest one.
+ * Whatever a task, a timer or a channel's handler throws (an Error included) is logged and does not
+ * stop the loop; the channel is closed. Only an Error in the loop's own code (or in closing a
+ * failed channel) stops it: {@link #terminated()} then completes exceptionally, which makes the
+ * servers on the loop fail loudly. Logging goes through {@link LastResort}: it cannot throw, even
+ * with no file descriptor left.
  *
  * <p>A loop whose last turn handled I/O polls for up to its spin time before it blocks (see
  * spin()): waking a blocked thread costs more than the poll on most machines, virtual ones above
@@ -54,6 +60,8 @@ final class EventLoop implements Executor, AutoCloseable, ConnectionTimers.Sched
   private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
   private final AtomicBoolean wakeupPending = new AtomicBoolean();
   private final PriorityQueue<Timer> timers = new PriorityQueue<>();
+  /** Work put off to the next turn, after its I/O: see {@link #executeNextTurn}; loop thread only. */
+  private final ArrayDeque<Runnable> nextTurn = new ArrayDeque<>();
   private final BufferPool pool = new BufferPool();
   private final FramePool framePool = new FramePool();
   private final ByteBuffer[] gather = new ByteBuffer[GATHER];
@@ -67,6 +75,10 @@ final class EventLoop implements Executor, AutoCloseable, ConnectionTimers.Sched
   private int cancelledSeen;
   private int purgeAt = PURGE_MIN;
   private volatile boolean stopping;
+  private long lastTurnFailureLog = System.nanoTime() - TimeUnit.SECONDS.toNanos(2);
+  /** Log lines formatted before they are needed: see {@link LastResort}. */
+  private final String fatalLine;
+  private final String turnFailedLine;
 
   /**
    * Opens the selector and starts the thread.
@@ -77,6 +89,9 @@ final class EventLoop implements Executor, AutoCloseable, ConnectionTimers.Sched
    */
   EventLoop(String name, Duration spin) {
     this.spinNanos = spin.toNanos();
+    this.fatalLine = "event loop " + name + " failed and stopped; its connections are aborted";
+    this.turnFailedLine = "event loop " + name + " turn failed; the loop goes on";
+    LastResort.prepare(LOG);
     try {
       this.selector = Selector.open();
     } catch (IOException e) {
@@ -111,6 +126,19 @@ final class EventLoop implements Executor, AutoCloseable, ConnectionTimers.Sched
     if (!inEventLoop() && wakeupPending.compareAndSet(false, true)) {
       selector.wakeup();
     }
+  }
+
+  /**
+   * Runs {@code task} in the next turn, after that turn's I/O; loop thread only. For a connection
+   * that gave way after a bounded slice of work (inflating a large message, say): the channels
+   * ready meanwhile are served first, and every connection that gave way gets one slice per turn,
+   * in order. (Tasks given to {@link #execute} in this turn's tasks would run in this turn still.)
+   *
+   * @param task the task
+   */
+  void executeNextTurn(Runnable task) {
+    assert inEventLoop();
+    nextTurn.add(task);
   }
 
   /**
@@ -304,16 +332,54 @@ final class EventLoop implements Executor, AutoCloseable, ConnectionTimers.Sched
   }
 
   private void run() {
+    Throwable fatal = null;
     try {
       while (!stopping) {
-        turn();
+        try {
+          turn();
+        } catch (Exception e) {
+          turnFailed(e);
+        }
       }
     } catch (Throwable t) {
-      LOG.log(System.Logger.Level.ERROR, "event loop " + thread.getName() + " failed", t);
+      // An Error from the loop's own code (the selector, its bookkeeping, releasing a failed
+      // channel): this loop cannot go on. Reported once; the futures that hear of it make the
+      // server fail loudly rather than stay half alive.
+      fatal = t;
+      LastResort.log(LOG, System.Logger.Level.ERROR, fatalLine, t);
     } finally {
       stopping = true;
-      shutdownChannels();
-      terminated.complete(null);
+      try {
+        shutdownChannels();
+      } catch (Throwable t) {
+        if (fatal == null) {
+          fatal = t;
+          LastResort.log(LOG, System.Logger.Level.ERROR, fatalLine, t);
+        }
+      }
+      if (fatal == null) {
+        terminated.complete(null);
+      } else {
+        terminated.completeExceptionally(fatal);
+      }
+    }
+  }
+
+  /**
+   * A turn threw an exception outside any one channel's, task's or timer's code (the selector
+   * itself, most likely): logged at most once a second, and the loop pauses a little so that a
+   * failure that repeats at once does not spin it.
+   */
+  private void turnFailed(Exception e) {
+    long now = System.nanoTime();
+    if (now - lastTurnFailureLog >= TimeUnit.SECONDS.toNanos(1)) {
+      lastTurnFailureLog = now;
+      LastResort.log(LOG, System.Logger.Level.WARNING, turnFailedLine, e);
+    }
+    try {
+      Thread.sleep(10);
+    } catch (InterruptedException ie) {
+      // the loop checks `stopping` next
     }
   }
 
@@ -321,12 +387,13 @@ final class EventLoop implements Executor, AutoCloseable, ConnectionTimers.Sched
     boolean spin =
         handledIo
             && spinNanos > 0
+            && nextTurn.isEmpty()
             && spinBackoff.maySpin();
     int ready = spin ? spin() : 0;
     if (ready == 0) {
       long timeoutMillis = selectTimeoutMillis();
       wakeupPending.set(false); // from here a task from another thread wakes the select
-      if (!tasks.isEmpty() || timeoutMillis < 0) {
+      if (!tasks.isEmpty() || !nextTurn.isEmpty() || timeoutMillis < 0) {
         ready = selector.selectNow(this::onSelected);
       } else {
         ready = selector.select(this::onSelected, timeoutMillis); // 0 blocks until woken
@@ -396,8 +463,11 @@ final class EventLoop implements Executor, AutoCloseable, ConnectionTimers.Sched
         ((Selectable) attachment).ready(key.readyOps());
       }
     } catch (Throwable t) {
-      LOG.log(System.Logger.Level.WARNING, "channel handler failed", t);
-      abortQuietly(attachment);
+      // One channel's failure, whatever it is (an Error from its handler included), is that
+      // channel's: it is closed and the loop goes on. Only when closing it fails too does the
+      // error reach run() and stop the loop.
+      LastResort.log(LOG, System.Logger.Level.WARNING, "channel handler failed; closing the channel", t);
+      abort(attachment);
     }
   }
 
@@ -412,7 +482,7 @@ final class EventLoop implements Executor, AutoCloseable, ConnectionTimers.Sched
       try {
         t.run();
       } catch (Throwable e) {
-        LOG.log(System.Logger.Level.WARNING, "timer task failed", e);
+        LastResort.log(LOG, System.Logger.Level.WARNING, "timer task failed", e);
       }
     }
     // Cancelled timers wait for their deadline; purge them when they pile up.
@@ -425,6 +495,14 @@ final class EventLoop implements Executor, AutoCloseable, ConnectionTimers.Sched
   }
 
   private void runTasks() {
+    for (int n = nextTurn.size(); n > 0; n--) { // those put off in this turn wait for the next
+      Runnable r = nextTurn.poll();
+      try {
+        r.run();
+      } catch (Throwable e) {
+        LastResort.log(LOG, System.Logger.Level.WARNING, "event loop task failed", e);
+      }
+    }
     for (int i = 0; i < Tuning.MAX_TASKS_PER_TURN; i++) {
       Runnable r = tasks.poll();
       if (r == null) {
@@ -433,7 +511,7 @@ final class EventLoop implements Executor, AutoCloseable, ConnectionTimers.Sched
       try {
         r.run();
       } catch (Throwable e) {
-        LOG.log(System.Logger.Level.WARNING, "event loop task failed", e);
+        LastResort.log(LOG, System.Logger.Level.WARNING, "event loop task failed", e);
       }
     }
   }
@@ -456,10 +534,24 @@ final class EventLoop implements Executor, AutoCloseable, ConnectionTimers.Sched
     }
     attachments.forEach(EventLoop::abortQuietly);
     timers.clear();
+    nextTurn.clear();
     try {
       selector.close();
     } catch (IOException e) {
       LOG.log(System.Logger.Level.DEBUG, "cannot close selector", e);
+    }
+  }
+
+  /**
+   * Closes a channel whose handler failed; an Error while doing so is the loop's own and stops it.
+   */
+  private static void abort(Object attachment) {
+    if (attachment instanceof Selectable s) {
+      try {
+        s.forceClose();
+      } catch (Exception e) {
+        LastResort.log(LOG, System.Logger.Level.DEBUG, "abort failed", e);
+      }
     }
   }
 

@@ -6,6 +6,7 @@ import dev.wsjava.proxy.ProxySpec;
 import dev.wsjava.proxy.Tunnel;
 import dev.wsjava.proxy.TunnelException;
 import dev.wsjava.transport.ClientTransport;
+import dev.wsjava.transport.Descriptors;
 import dev.wsjava.transport.Connection;
 import dev.wsjava.transport.ConnectionConfig;
 import dev.wsjava.transport.ConnectionHandler;
@@ -50,6 +51,7 @@ public final class NioClient implements ClientTransport {
   private final Set<ClientUpgrade> upgrading = ConcurrentHashMap.newKeySet();
 
   private NioClient(Builder b) {
+    Descriptors.exhausted(null); // loaded now, to explain a connect that finds no descriptor left
     this.ownGroup = b.loops.ownsGroup();
     this.group = b.loops.open();
     this.connectionConfig = b.connectionConfig;
@@ -126,7 +128,7 @@ public final class NioClient implements ClientTransport {
       channel.configureBlocking(false);
       connectionConfig.socket().applyTo(channel);
     } catch (IOException e) {
-      return CompletableFuture.failedFuture(e);
+      return CompletableFuture.failedFuture(Descriptors.clientError(uri, e));
     }
     EventLoop loop = group.next();
     open.incrementAndGet();

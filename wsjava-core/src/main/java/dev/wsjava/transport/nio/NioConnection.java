@@ -383,7 +383,9 @@ final class NioConnection extends Connection
         flush(); // replies the read queued, or TLS records the engine wrapped while reading
       }
       if (!closed && !readPaused() && (hasBufferedInput() || held != null)) {
-        loop.execute(this::onReadable);
+        // More to feed without a read (the session gave way after a slice of inflation, or TLS
+        // holds decrypted bytes): the next turn, once the other ready channels were served.
+        loop.executeNextTurn(this::onReadable);
       }
     }
   }
@@ -453,6 +455,9 @@ final class NioConnection extends Connection
     pausedBy = now;
     if ((was == 0) != (now == 0)) {
       updateInterest();
+    }
+    if (was == 0 && now != 0) {
+      timers().armPausedProbe(); // not read, the socket would not tell of a reset
     }
     if (now == 0 && (held != null || hasBufferedInput())) {
       loop.execute(this::onReadable);
@@ -810,6 +815,17 @@ final class NioConnection extends Connection
   @Override
   public void closeTimedOut() {
     closeSocket();
+  }
+
+  @Override
+  public boolean probePausedPeer() {
+    if (closed || pausedBy == 0 || (pausedBy & PAUSE_END) != 0) {
+      return false; // reading again, or the peer's end was read already
+    }
+    if (writeInterest) {
+      return true; // a full socket: the selector reports a reset as writable, and the write fails
+    }
+    return pingQuietPeer(); // a write into a reset socket fails, and fails the connection
   }
 
   @Override

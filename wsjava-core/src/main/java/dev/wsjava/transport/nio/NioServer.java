@@ -5,7 +5,10 @@ import dev.wsjava.handshake.ServerHandshakeConfig;
 import dev.wsjava.internal.http.HttpLimits;
 import dev.wsjava.internal.http.Router;
 import dev.wsjava.CloseCode;
+import dev.wsjava.transport.AcceptBackoff;
+import dev.wsjava.transport.AcceptReport;
 import dev.wsjava.transport.Acceptor;
+import dev.wsjava.transport.LastResort;
 import dev.wsjava.transport.ConnectionConfig;
 import dev.wsjava.transport.ConnectionHandler;
 import dev.wsjava.transport.HandshakeInfo;
@@ -20,6 +23,7 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -71,6 +75,11 @@ public final class NioServer implements ServerTransport {
   /** One callback for every connection, rather than a method reference made per connection. */
   private final Consumer<NioConnection> onConnectionClosed = this::connectionClosed;
   private SelectionKey acceptKey;
+  private final CompletableFuture<Void> closed = new CompletableFuture<>();
+  private final AcceptReport acceptReport;
+  /** Accept failures back off on the accept loop; see {@link #acceptFailed}. */
+  private final AcceptBackoff acceptBackoff;
+  private final Runnable resumeAccepting = this::resumeAccepting;
 
   private NioServer(Builder b) throws IOException {
     ServerBuilder.Options o = b.options();
@@ -93,12 +102,19 @@ public final class NioServer implements ServerTransport {
       ch.bind(o.address(), o.backlog());
       ch.configureBlocking(false);
       this.address = (InetSocketAddress) ch.getLocalAddress();
+      this.acceptReport = new AcceptReport(LOG, String.valueOf(address));
+      this.acceptBackoff = new AcceptBackoff(System::nanoTime, acceptReport);
       this.serverChannel = ch;
       Selectable acceptor =
           new Selectable() {
             @Override
             public void ready(int readyOps) {
-              acceptSome();
+              try {
+                acceptSome();
+              } catch (Throwable t) {
+                // Never out of here: the loop would take the listener for a failed channel.
+                LastResort.log(LOG, System.Logger.Level.WARNING, "accepting failed", t);
+              }
             }
 
             @Override
@@ -131,6 +147,46 @@ public final class NioServer implements ServerTransport {
       }
       throw new IOException("interrupted while starting the server", e);
     }
+    for (int i = 0; i < group.size(); i++) {
+      group.loop(i).terminated().whenComplete((v, e) -> {
+        if (e != null) {
+          fail(e);
+        }
+      });
+    }
+  }
+
+  /**
+   * A loop of the server's group failed beyond recovery: the server fails loudly, not half alive.
+   * It stops listening, aborts its connections on the other loops, stops its own group, and its
+   * {@link #closeFuture()} completes with the error. Runs once, on any thread.
+   */
+  private void fail(Throwable error) {
+    if (!closed.completeExceptionally(error)) {
+      return;
+    }
+    shuttingDown.set(true);
+    LastResort.log(LOG, System.Logger.Level.ERROR,
+        "server on " + address + " failed: an event loop stopped (" + error + "); it no longer"
+            + " accepts and its connections are aborted", null);
+    closeServerChannel();
+    forEachUpgrade(ServerUpgrade::close);
+    forEachConnection(NioConnection::abort);
+    if (ownGroup) {
+      for (int i = 0; i < group.size(); i++) {
+        group.loop(i).close();
+      }
+    }
+  }
+
+  @Override
+  public CompletableFuture<Void> closeFuture() {
+    return closed.copy();
+  }
+
+  @Override
+  public long descriptorExhaustions() {
+    return acceptReport.exhaustions();
   }
 
   /**
@@ -208,6 +264,7 @@ public final class NioServer implements ServerTransport {
     if (ownGroup) {
       group.shutdown(EventLoopGroup.DEFAULT_SHUTDOWN_TIMEOUT);
     }
+    closed.complete(null);
     return open.get() == 0;
   }
 
@@ -249,6 +306,9 @@ public final class NioServer implements ServerTransport {
     if (acceptKey != null) {
       acceptKey.cancel();
     }
+    if (acceptLoop.inEventLoop()) {
+      acceptBackoff.stopped(); // an episode under way ends with the listener
+    }
     try {
       serverChannel.close();
     } catch (IOException e) {
@@ -262,13 +322,33 @@ public final class NioServer implements ServerTransport {
       try {
         ch = serverChannel.accept();
       } catch (IOException e) {
-        LOG.log(System.Logger.Level.WARNING, "accept failed", e);
+        acceptFailed(e);
         return;
       }
       if (ch == null) {
         return;
       }
+      acceptBackoff.accepted();
       dispatch(ch);
+    }
+  }
+
+  /**
+   * An accept failed (no file descriptor left, most often): the connection stays in the backlog,
+   * so the listener would be ready again at once. Accepting stops for the back-off's pause (the
+   * key's interest is cleared; the loop serves its connections meanwhile) and a timer resumes it.
+   */
+  private void acceptFailed(IOException e) {
+    long pause = acceptBackoff.failed(e);
+    if (acceptKey.isValid()) {
+      acceptKey.interestOps(0);
+      acceptLoop.scheduleAt(System.nanoTime() + pause, resumeAccepting);
+    }
+  }
+
+  private void resumeAccepting() {
+    if (acceptKey.isValid() && !shuttingDown.get()) {
+      acceptKey.interestOps(SelectionKey.OP_ACCEPT);
     }
   }
 
@@ -279,10 +359,10 @@ public final class NioServer implements ServerTransport {
       connectionConfig.socket().applyTo(ch);
       EventLoop loop = group.next();
       loop.execute(new ServerUpgrade(this, loop, ch, newFront(System.nanoTime())));
-    } catch (IOException | RuntimeException e) {
+    } catch (Throwable e) { // an Error too: this connection's, the acceptor goes on
       try {
         ch.close();
-      } catch (IOException ignored) {
+      } catch (Throwable ignored) {
         // closing anyway
       }
       open.decrementAndGet();

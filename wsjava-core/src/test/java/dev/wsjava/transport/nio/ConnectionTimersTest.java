@@ -56,6 +56,22 @@ class ConnectionTimersTest {
   }
 
   @Test
+  void aPausedConnectionProbesItsPeerEverySecondUntilReadingResumes() {
+    Peer peer = new Peer(config(NONE, NONE, NONE));
+    peer.paused = true;
+    peer.timers.armPausedProbe();
+    peer.timers.armPausedProbe(); // armed once however often asked
+    clock.advance(ms(999));
+    assertThat(peer.log).isEmpty();
+    clock.advance(ms(1));
+    clock.advance(ms(1000));
+    assertThat(peer.log).containsExactly("1000 ms: probe", "2000 ms: probe");
+    peer.paused = false; // the probe at 3000 ms finds it reading and stops
+    clock.advance(ms(5000));
+    assertThat(peer.log).containsExactly("1000 ms: probe", "2000 ms: probe", "3000 ms: probe");
+  }
+
+  @Test
   void pingsKeepAQuietLivePeerOpenPastTheIdleTimeout() {
     Peer peer = new Peer(config(ms(300), ms(100), NONE));
     peer.timers.armKeepalive();
@@ -275,6 +291,12 @@ class ConnectionTimersTest {
     @Override
     public void memoryStalled() {
       record("memory stalled");
+    }
+
+    @Override
+    public boolean probePausedPeer() {
+      record("probe");
+      return paused;
     }
 
     @Override
