@@ -175,6 +175,30 @@ public interface WebSocket {
   void pauseReadingUntilSent();
 
   /**
+   * Flow control for a listener that hands a streamed message ({@link
+   * WebSocketListener#onMessagePart}) to another thread: stops reading this connection until
+   * {@link #resumeReading()}. Called inside {@code onMessagePart}, no further piece arrives before
+   * the resume, so the consumer holds one piece at a time and a slow one slows the peer through
+   * TCP. The pause is its own: it does not end {@link #pauseReadingUntilSent()}'s, nor that one
+   * this.
+   *
+   * @throws UnsupportedOperationException on a connection that cannot pause (a reconnecting one)
+   */
+  default void pauseReading() {
+    throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot pause reading");
+  }
+
+  /**
+   * Ends {@link #pauseReading()}: the connection reads again. May be called from any thread; does
+   * nothing when reading is not paused.
+   *
+   * @throws UnsupportedOperationException on a connection that cannot pause (a reconnecting one)
+   */
+  default void resumeReading() {
+    throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot pause reading");
+  }
+
+  /**
    * Returns the bytes queued for sending and not yet written.
    *
    * @return the outbound queue's size

@@ -496,6 +496,16 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
   }
 
   @Override
+  public void pauseReading() {
+    conn().pauseReadingForStream(true);
+  }
+
+  @Override
+  public void resumeReading() {
+    conn().pauseReadingForStream(false);
+  }
+
+  @Override
   public long queuedBytes() {
     return conn().queuedBytes();
   }

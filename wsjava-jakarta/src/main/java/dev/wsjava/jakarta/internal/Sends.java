@@ -1,0 +1,201 @@
+package dev.wsjava.jakarta.internal;
+
+import dev.wsjava.SendQueueFullException;
+import dev.wsjava.WebSocket;
+import jakarta.websocket.EncodeException;
+import jakarta.websocket.Encoder;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.function.Supplier;
+
+/**
+ * The sending half shared by the basic and async remotes: the wsjava send, and how a blocking
+ * send waits. A blocking send made inside an endpoint callback (on the connection's I/O thread)
+ * returns once its bytes are queued, since its own bytes go out only after the callback returns;
+ * elsewhere it waits until they are written, retrying while the outbound queue is full.
+ */
+final class Sends {
+  /** A callback that has queued this much slows its peer down (flow control, not failure). */
+  private static final long PAUSE_ABOVE = 1 << 20;
+
+  private Sends() {}
+
+  static WebSocket socket(JSession s) throws IOException {
+    WebSocket ws = s.ws;
+    if (ws == null) {
+      throw new IllegalStateException("the session is not open yet");
+    }
+    return ws;
+  }
+
+  /** Sends and, outside a callback, waits. */
+  static void blocking(JSession s, Supplier<CompletableFuture<Void>> send) throws IOException {
+    WebSocket ws = socket(s);
+    if (JSession.inCallback()) {
+      CompletableFuture<Void> f = call(ws, send);
+      if (f.isCompletedExceptionally()) {
+        await(f);
+      }
+      if (ws.queuedBytes() > PAUSE_ABOVE) {
+        ws.pauseReadingUntilSent();
+      }
+      return;
+    }
+    long deadline = System.nanoTime() + 60_000_000_000L;
+    while (true) {
+      CompletableFuture<Void> f = call(ws, send);
+      try {
+        await(f);
+        return;
+      } catch (IOException e) {
+        if (!(e.getCause() instanceof SendQueueFullException) || System.nanoTime() > deadline) {
+          throw e;
+        }
+      }
+      try {
+        Thread.sleep(1);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new java.io.InterruptedIOException("interrupted while the send queue was full");
+      }
+    }
+  }
+
+  private static CompletableFuture<Void> call(WebSocket ws, Supplier<CompletableFuture<Void>> send)
+      throws IOException {
+    try {
+      return send.get();
+    } catch (IllegalStateException e) {
+      throw new IOException(e.getMessage(), e);
+    }
+  }
+
+  static void await(CompletableFuture<Void> f) throws IOException {
+    try {
+      f.get();
+    } catch (ExecutionException | CompletionException e) {
+      Throwable cause = e.getCause() == null ? e : e.getCause();
+      throw cause instanceof IOException io ? io : new IOException(cause.getMessage(), cause);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new java.io.InterruptedIOException("interrupted while sending");
+    }
+  }
+
+  /** Sends an object: through the session's encoder for its class, or as text or binary. */
+  static CompletableFuture<Void> object(JSession s, Object value) throws IOException, EncodeException {
+    WebSocket ws = socket(s);
+    if (value == null) {
+      throw new IllegalArgumentException("cannot send null");
+    }
+    Encoder e = s.codecs() == null ? null : s.codecs().encoderFor(value.getClass());
+    if (e instanceof Encoder.Text<?>) {
+      return ws.sendText(Codecs.encodeText(e, value));
+    }
+    if (e instanceof Encoder.Binary<?>) {
+      return ws.sendBinary(Codecs.encodeBinary(e, value));
+    }
+    if (e instanceof Encoder.TextStream<?>) {
+      java.io.Writer w = new PartWriter(s);
+      Codecs.encodeTextStream(e, value, w);
+      w.close();
+      return CompletableFuture.completedFuture(null);
+    }
+    if (e instanceof Encoder.BinaryStream<?>) {
+      java.io.OutputStream o = new PartStream(s);
+      Codecs.encodeBinaryStream(e, value, o);
+      o.close();
+      return CompletableFuture.completedFuture(null);
+    }
+    if (value instanceof String str) {
+      return ws.sendText(str);
+    }
+    if (value instanceof ByteBuffer b) {
+      return ws.sendBinary(b);
+    }
+    if (value instanceof byte[] b) {
+      return ws.sendBinary(b);
+    }
+    if (Sink.isPrimitiveOrBox(value.getClass())) {
+      return ws.sendText(String.valueOf(value));
+    }
+    throw new EncodeException(value, "no encoder for " + value.getClass().getName());
+  }
+
+  /** A Writer that sends a text message in parts: each flush of its buffer a fragment. */
+  static final class PartWriter extends java.io.Writer {
+    private final JSession s;
+    private final StringBuilder buffer = new StringBuilder();
+    private boolean closed;
+
+    PartWriter(JSession s) {
+      this.s = s;
+    }
+
+    @Override
+    public void write(char[] c, int off, int len) throws IOException {
+      if (closed) {
+        throw new IOException("the writer is closed");
+      }
+      buffer.append(c, off, len);
+      if (buffer.length() >= 8192) {
+        String part = buffer.toString();
+        buffer.setLength(0);
+        blocking(s, () -> s.ws.sendText(part, false));
+      }
+    }
+
+    @Override
+    public void flush() {}
+
+    @Override
+    public void close() throws IOException {
+      if (!closed) {
+        closed = true;
+        String part = buffer.toString();
+        blocking(s, () -> s.ws.sendText(part, true));
+      }
+    }
+  }
+
+  /** An OutputStream that sends a binary message in parts. */
+  static final class PartStream extends java.io.OutputStream {
+    private final JSession s;
+    private final java.io.ByteArrayOutputStream buffer = new java.io.ByteArrayOutputStream();
+    private boolean closed;
+
+    PartStream(JSession s) {
+      this.s = s;
+    }
+
+    @Override
+    public void write(int b) throws IOException {
+      write(new byte[] {(byte) b}, 0, 1);
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) throws IOException {
+      if (closed) {
+        throw new IOException("the stream is closed");
+      }
+      buffer.write(b, off, len);
+      if (buffer.size() >= 8192) {
+        ByteBuffer part = ByteBuffer.wrap(buffer.toByteArray());
+        buffer.reset();
+        blocking(s, () -> s.ws.sendBinary(part, false));
+      }
+    }
+
+    @Override
+    public void close() throws IOException {
+      if (!closed) {
+        closed = true;
+        ByteBuffer part = ByteBuffer.wrap(buffer.toByteArray());
+        blocking(s, () -> s.ws.sendBinary(part, true));
+      }
+    }
+  }
+}
