@@ -7,6 +7,6 @@ final class Containers {
   private Containers() {}
 
   static List<Container> all() {
-    return List.of(new TomcatContainer(), new JettyContainer());
+    return List.of(new TomcatContainer(), new JettyContainer(), new WsjavaContainer());
   }
 }

@@ -10,6 +10,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -91,12 +95,31 @@ class DifferentialTest {
     return tests.stream();
   }
 
+  /** A case that takes longer than this is recorded as "HUNG" (and its thread abandoned). */
+  private static final long CASE_LIMIT_SECONDS = 12;
+
   private static String run(Case c, URI base, Container client) {
+    FutureTask<String> task = new FutureTask<>(() -> {
+      try {
+        Probe probe = new Probe(base, client == null ? null : client.client());
+        return c.script().run(probe).replace('\n', ' ');
+      } catch (Exception | AssertionError e) {
+        return "EXCEPTION:" + Throwables.name(e);
+      }
+    });
+    Thread t = new Thread(task, "case-" + c.id());
+    t.setDaemon(true);
+    t.start();
     try {
-      Probe probe = new Probe(base, client == null ? null : client.client());
-      return c.script().run(probe).replace('\n', ' ');
-    } catch (Exception | AssertionError e) {
-      return "EXCEPTION:" + Throwables.name(e);
+      return task.get(CASE_LIMIT_SECONDS, TimeUnit.SECONDS);
+    } catch (TimeoutException e) {
+      t.interrupt();
+      return "HUNG";
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return "INTERRUPTED";
+    } catch (ExecutionException e) {
+      return "EXCEPTION:" + Throwables.name(e.getCause());
     }
   }
 

@@ -325,12 +325,13 @@ public final class Endpoints {
     /** For the container. */
     public Pong() {}
 
+    // void: the OnMessage javadoc allows a pong method no return value (wsjava enforces it).
     @OnMessage
-    public String pong(PongMessage pong) {
+    public void pong(PongMessage pong, Session s) throws IOException {
       ByteBuffer data = pong.getApplicationData();
       byte[] bytes = new byte[data.remaining()];
       data.get(bytes);
-      return "pong:" + new String(bytes, StandardCharsets.UTF_8);
+      s.getBasicRemote().sendText("pong:" + new String(bytes, StandardCharsets.UTF_8));
     }
 
     @OnMessage
