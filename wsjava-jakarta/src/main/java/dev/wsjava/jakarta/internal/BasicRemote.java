@@ -19,12 +19,20 @@ final class BasicRemote implements RemoteEndpoint.Basic {
   @Override
   public void sendText(String text) throws IOException {
     check(text);
+    if (JSession.inCallback()) {
+      Sends.queued(Sends.socket(s), Sends.socket(s).sendText(text)); // the hot path: no capture
+      return;
+    }
     Sends.blocking(s, () -> s.ws.sendText(text));
   }
 
   @Override
   public void sendBinary(ByteBuffer data) throws IOException {
     check(data);
+    if (JSession.inCallback()) {
+      Sends.queued(Sends.socket(s), Sends.socket(s).sendBinary(data));
+      return;
+    }
     Sends.blocking(s, () -> s.ws.sendBinary(data));
   }
 
@@ -56,7 +64,11 @@ final class BasicRemote implements RemoteEndpoint.Basic {
   public void sendObject(Object data) throws IOException, EncodeException {
     check(data);
     java.util.concurrent.CompletableFuture<Void> f = Sends.object(s, data);
-    Sends.blocking(s, () -> f);
+    if (JSession.inCallback()) {
+      Sends.queued(Sends.socket(s), f);
+      return;
+    }
+    Sends.await(f);
   }
 
   @Override

@@ -213,7 +213,7 @@ public final class ClientContainer implements WebSocketContainer {
         new JSession(
             endpoint, config, this, open, uri, Map.of(), query, null,
             new java.util.concurrent.ConcurrentHashMap<>(props), decoders, encoders,
-            scheme.equals("wss"), List.of(), maxText, maxBinary, idle);
+            scheme.equals("wss"), maxText, maxBinary, idle);
     session.afterResponse(config.getConfigurator());
     WebSocket ws;
     try {

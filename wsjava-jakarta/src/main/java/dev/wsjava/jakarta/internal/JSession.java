@@ -59,7 +59,7 @@ final class JSession implements Session, WebSocketListener {
   private final List<Codecs.DecoderType> decoderTypes;
   private final List<Codecs.EncoderType> encoderTypes;
   private final boolean secure;
-  private final List<Extension> negotiatedExtensions;
+  private volatile List<Extension> negotiatedExtensions; // made on first use from the socket's
 
   volatile WebSocket ws;
   volatile Codecs codecs;
@@ -101,7 +101,6 @@ final class JSession implements Session, WebSocketListener {
       List<Codecs.DecoderType> decoderTypes,
       List<Codecs.EncoderType> encoderTypes,
       boolean secure,
-      List<Extension> negotiatedExtensions,
       int maxText,
       int maxBinary,
       long maxIdle) {
@@ -118,7 +117,6 @@ final class JSession implements Session, WebSocketListener {
     this.decoderTypes = decoderTypes;
     this.encoderTypes = encoderTypes;
     this.secure = secure;
-    this.negotiatedExtensions = negotiatedExtensions;
     this.maxText = maxText;
     this.maxBinary = maxBinary;
     this.maxIdle = maxIdle;
@@ -384,8 +382,7 @@ final class JSession implements Session, WebSocketListener {
 
   private void deliverOnThisThread(Sink s, Object raw, boolean last) {
     int[] depth = IN_CALLBACK.get();
-    depth[0]++;
-    Object result;
+    depth[0]++; // a blocking send from here (the return value's too) must not wait
     try {
       Object argument;
       try {
@@ -394,19 +391,24 @@ final class JSession implements Session, WebSocketListener {
         callOnError(e);
         return;
       }
-      result = s.invoker.invoke(argument, last);
-    } catch (Throwable t) {
-      failed(t);
-      return;
+      Object result;
+      try {
+        result = s.invoker.invoke(argument, last);
+      } catch (Throwable t) {
+        failed(t);
+        return;
+      }
+      if (result != null) {
+        try {
+          basic.sendObject(result);
+        } catch (Exception e) {
+          callOnError(e);
+        }
+      }
+    } catch (IOException e) {
+      callOnError(e);
     } finally {
       depth[0]--;
-    }
-    if (result != null) {
-      try {
-        basic.sendObject(result);
-      } catch (Exception e) {
-        callOnError(e);
-      }
     }
   }
 
@@ -618,7 +620,13 @@ final class JSession implements Session, WebSocketListener {
 
   @Override
   public List<Extension> getNegotiatedExtensions() {
-    return negotiatedExtensions;
+    List<Extension> e = negotiatedExtensions;
+    WebSocket socket = ws;
+    if (e == null && socket != null) {
+      e = JExtension.parseAll(socket.extensions());
+      negotiatedExtensions = e;
+    }
+    return e == null ? List.of() : e;
   }
 
   @Override

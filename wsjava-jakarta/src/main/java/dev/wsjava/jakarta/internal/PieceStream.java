@@ -71,7 +71,9 @@ final class PieceStream extends InputStream {
       position += n;
       if (position == limit && holding) {
         holding = false;
-        resume = true;
+        // Once the message has ended, the connection stays paused until the handler returns
+        // (one message at a time): the session resumes it then.
+        resume = !ended;
       }
     } finally {
       lock.unlock();
@@ -100,7 +102,7 @@ final class PieceStream extends InputStream {
     try {
       discarding = true;
       position = limit = 0;
-      resume = holding;
+      resume = holding && !ended;
       holding = false;
     } finally {
       lock.unlock();

@@ -35,13 +35,7 @@ final class Sends {
   static void blocking(JSession s, Supplier<CompletableFuture<Void>> send) throws IOException {
     WebSocket ws = socket(s);
     if (JSession.inCallback()) {
-      CompletableFuture<Void> f = call(ws, send);
-      if (f.isCompletedExceptionally()) {
-        await(f);
-      }
-      if (ws.queuedBytes() > PAUSE_ABOVE) {
-        ws.pauseReadingUntilSent();
-      }
+      queued(ws, call(ws, send));
       return;
     }
     long deadline = System.nanoTime() + 60_000_000_000L;
@@ -61,6 +55,19 @@ final class Sends {
         Thread.currentThread().interrupt();
         throw new java.io.InterruptedIOException("interrupted while the send queue was full");
       }
+    }
+  }
+
+  /**
+   * A blocking send made inside a callback: it returns once queued (its failure, if already
+   * known, is thrown), and a callback that has queued much slows its peer's reading.
+   */
+  static void queued(WebSocket ws, CompletableFuture<Void> f) throws IOException {
+    if (f.isCompletedExceptionally()) {
+      await(f);
+    }
+    if (ws.queuedBytes() > PAUSE_ABOVE) {
+      ws.pauseReadingUntilSent();
     }
   }
 

@@ -104,7 +104,11 @@ public final class ServerDeployment implements ServerContainer {
     this.defaults = defaults;
   }
 
-  /** The deployed endpoints, the most specific path first. */
+  /**
+   * Returns the deployed endpoints' paths, the most specific first.
+   *
+   * @return the paths
+   */
   public List<String> paths() {
     List<String> out = new ArrayList<>();
     for (Deployed d : sorted()) {
@@ -113,24 +117,37 @@ public final class ServerDeployment implements ServerContainer {
     return out;
   }
 
-  /** Whether an endpoint reads messages as streams or parts (the server must stream then). */
+  /**
+   * Returns whether an endpoint reads messages as streams or parts (the server must stream then).
+   *
+   * @return true when the server must stream messages
+   */
   public boolean needsStreaming() {
     for (Deployed d : deployed) {
-      if (d.model() == null || d.model().streams()) {
-        return true; // a programmatic endpoint may add any handler at onOpen
+      if (d.model() != null && d.model().streams()) {
+        return true; // a programmatic endpoint's handlers are unknown until onOpen: not counted
       }
     }
     return false;
   }
 
-  /** Called by the server once it runs: no endpoint may be added afterwards. */
+  /**
+   * Called by the server once it runs: no endpoint may be added afterwards.
+   *
+   * @param overTls whether the server serves wss://
+   * @param others the handshake hook of the server's other routes, or null
+   */
   public void started(boolean overTls, Function<dev.wsjava.HandshakeRequest, HandshakeDecision> others) {
     tls = overTls;
     otherRoutes = others;
     started = true;
   }
 
-  /** Returns the listener every Jakarta route shares. */
+  /**
+   * Returns the listener every Jakarta route shares.
+   *
+   * @return the listener
+   */
   public WebSocketListener listener() {
     return listener;
   }
@@ -225,6 +242,9 @@ public final class ServerDeployment implements ServerContainer {
    * Decides an upgrade: for a Jakarta path, what its configurator says (origin, subprotocol,
    * extensions, modified response, the endpoint instance); for another path, the other routes'
    * hook, or acceptance.
+   *
+   * @param request the upgrade request
+   * @return the decision
    */
   public HandshakeDecision decide(dev.wsjava.HandshakeRequest request) {
     Deployed d = null;
@@ -268,7 +288,6 @@ public final class ServerDeployment implements ServerContainer {
             endpoint, config, this, d.open(), uri, params, java.util.Collections.unmodifiableMap(parameters),
             principal, config.getUserProperties(), d.decoders(), d.encoders(),
             request.tlsSession() != null,
-            negotiated(request),
             defaults.getDefaultMaxTextMessageBufferSize(),
             defaults.getDefaultMaxBinaryMessageBufferSize(),
             defaults.getDefaultMaxSessionIdleTimeout());
@@ -285,19 +304,6 @@ public final class ServerDeployment implements ServerContainer {
       }
     }
     return decision;
-  }
-
-  /** What the server will negotiate: permessage-deflate when the client offers it and it is on. */
-  private List<Extension> negotiated(dev.wsjava.HandshakeRequest request) {
-    if (defaults.getInstalledExtensionList().isEmpty()) {
-      return List.of();
-    }
-    for (String e : request.extensions()) {
-      if (e.startsWith("permessage-deflate")) {
-        return List.of(new JExtension("permessage-deflate", List.of()));
-      }
-    }
-    return List.of();
   }
 
   private URI requestUri(dev.wsjava.HandshakeRequest request) {
