@@ -42,7 +42,7 @@ public final class Endpoints {
       DecodedBinaryStream.class, Primitive.class, Params.class, UriExact.class, UriVarMiddle.class,
       UriTwoVars.class, UriAb.class, UriOneVar.class, Configured.class, MaxSize.class,
       MaxSizeBinary.class, OpenThrows.class, TextOnly.class, ConfigProps.class, Counting.class,
-      SessionFirst.class, BoolMessage.class);
+      SessionFirst.class, BoolMessage.class, NoExtensions.class);
 
   /** The programmatic endpoints (§2.1, §6.4). */
   static List<ServerEndpointConfig> programmatic() {
@@ -777,6 +777,30 @@ public final class Endpoints {
     @OnMessage
     public String message(Point p) {
       return "inits=" + Point.CountingDecoder.INITS.get();
+    }
+  }
+
+  /** A configurator that negotiates no extension (§3.1.3). */
+  public static class RefuseExtensions extends ServerEndpointConfig.Configurator {
+    /** For the container. */
+    public RefuseExtensions() {}
+
+    @Override
+    public List<Extension> getNegotiatedExtensions(List<Extension> installed,
+        List<Extension> requested) {
+      return List.of();
+    }
+  }
+
+  /** Text echo behind {@link RefuseExtensions}. */
+  @ServerEndpoint(value = "/no-ext", configurator = RefuseExtensions.class)
+  public static class NoExtensions {
+    /** For the container. */
+    public NoExtensions() {}
+
+    @OnMessage
+    public String message(String text, Session s) {
+      return text + ";ext=" + s.getNegotiatedExtensions().size();
     }
   }
 

@@ -41,6 +41,8 @@ final class RawClient implements AutoCloseable {
   private final String key;
   int status;
   final Map<String, String> headers = new TreeMap<>();
+  /** Whether the last {@link #read} gave up on its timeout (rather than at end of stream). */
+  private boolean lastReadTimedOut;
 
   private RawClient(Socket socket) throws IOException {
     this.socket = socket;
@@ -220,6 +222,7 @@ final class RawClient implements AutoCloseable {
     try {
       int b0 = in.read();
       if (b0 == -1) {
+        lastReadTimedOut = false;
         return null;
       }
       int b1 = in.read();
@@ -235,15 +238,17 @@ final class RawClient implements AutoCloseable {
       byte[] payload = in.readNBytes((int) len);
       return new Frame((b0 & 0x80) != 0, (b0 >> 4) & 7, b0 & 0x0f, payload);
     } catch (SocketTimeoutException e) {
+      lastReadTimedOut = true;
       return null;
     } catch (IOException e) {
+      lastReadTimedOut = false;
       return null;
     }
   }
 
   /**
    * Reads frames until a close frame, end of stream or the timeout, and returns their
-   * descriptions: "EOF" at end of stream without a close, "TIMEOUT" when nothing more came.
+   * descriptions: "EOF" at end of stream without a close, "TIMEOUT" when nothing came for 3 s.
    * Answers a close with a close (as a client must), and never answers pings (a case does).
    */
   List<String> untilClose() throws IOException {
@@ -251,22 +256,26 @@ final class RawClient implements AutoCloseable {
     while (true) {
       Frame f = read();
       if (f == null) {
-        seen.add(socket.isClosed() ? "EOF" : eofOrTimeout());
+        seen.add(lastReadTimedOut ? "TIMEOUT" : "EOF");
         return seen;
       }
       seen.add(f.describe());
       if (f.opcode() == CLOSE) {
+        answerClose(f);
         return seen;
       }
     }
   }
 
-  private String eofOrTimeout() {
+  /** Answers the server's close as a client must (RFC 6455 5.5.1): its code, or none. */
+  private void answerClose(Frame f) {
     try {
-      socket.setSoTimeout(50);
-      return in.read() == -1 ? "EOF" : "TIMEOUT";
+      int code = f.payload().length >= 2
+          ? ((f.payload()[0] & 0xff) << 8) | (f.payload()[1] & 0xff) : -1;
+      boolean sendable = code >= 1000 && code != 1005 && code != 1006 && code != 1015;
+      send(CLOSE, sendable ? new byte[] {f.payload()[0], f.payload()[1]} : new byte[0]);
     } catch (IOException e) {
-      return "EOF";
+      // The server may have closed the TCP connection already: nothing to answer.
     }
   }
 

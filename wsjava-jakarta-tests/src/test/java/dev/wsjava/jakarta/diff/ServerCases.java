@@ -664,6 +664,13 @@ final class ServerCases {
             "absent=")));
       }
     }));
+    cs.add(Case.of("S116", "3.1.3", "configurator negotiates no extension: none answered", p -> {
+      try (RawClient c = p.open("/no-ext", h("Sec-WebSocket-Extensions",
+          "permessage-deflate; client_max_window_bits"))) {
+        c.text("x");
+        return j(handshake(c), c.next(1), c.finish());
+      }
+    }));
     return cs;
   }
 }

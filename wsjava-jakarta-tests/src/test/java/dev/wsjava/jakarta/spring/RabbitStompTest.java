@@ -17,7 +17,7 @@ class RabbitStompTest {
   void subscribesSendsAndReceivesThroughRabbitMq() throws Exception {
     assertThat(Files.isExecutable(RabbitNode.SERVER))
         .as("Debian's rabbitmq-server (./test installs it)").isTrue();
-    try (RabbitNode rabbit = RabbitNode.start(Path.of("target", "rabbitmq"), 50);
+    try (RabbitNode rabbit = RabbitNode.start(Path.of("target", "rabbitmq").toAbsolutePath(), 50);
         StompProbe a = new StompProbe(); StompProbe b = new StompProbe()) {
       a.connect(rabbit.url(), "guest", "guest");
       b.connect(rabbit.url(), "guest", "guest");

@@ -96,7 +96,7 @@ class SpringBrokerStompTest {
   void subscribesSendsAndReceivesThroughTheController() throws Exception {
     try (StompProbe probe = new StompProbe()) {
       probe.connect(url, null, null);
-      probe.subscribe("/topic/greetings");
+      probe.subscribeAndProbe("/topic/greetings");
       probe.session.send("/app/hello", "wsjava");
       assertThat(probe.next()).isEqualTo("hello wsjava");
       probe.session.send("/app/hello", "again");
@@ -111,8 +111,9 @@ class SpringBrokerStompTest {
     try (StompProbe a = new StompProbe(); StompProbe b = new StompProbe()) {
       a.connect(url, null, null);
       b.connect(url, null, null);
-      a.subscribe("/topic/room");
-      b.subscribe("/topic/room");
+      a.subscribeAndProbe("/topic/room");
+      b.subscribeAndProbe("/topic/room");
+      a.received.clear();
       b.session.send("/topic/room", "from b");
       assertThat(a.next()).isEqualTo("from b");
       assertThat(b.next()).isEqualTo("from b");
