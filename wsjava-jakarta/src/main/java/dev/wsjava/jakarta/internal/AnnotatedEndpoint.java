@@ -58,7 +58,7 @@ final class AnnotatedEndpoint extends Endpoint {
   @Override
   public void onError(Session session, Throwable error) {
     if (model.onError == null) {
-      LOG.log(System.Logger.Level.WARNING, model.type.getName() + " has no @OnError; it missed", error);
+      LOG.log(System.Logger.Level.WARNING, model.type.getName() + " has no @OnError method for this error", error);
       return;
     }
     call(model.onError, (JSession) session, error);

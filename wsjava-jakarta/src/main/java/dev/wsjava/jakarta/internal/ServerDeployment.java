@@ -49,6 +49,7 @@ public final class ServerDeployment implements ServerContainer {
   private final List<Deployed> deployed = new CopyOnWriteArrayList<>();
   private final ClientContainer defaults;
   private volatile boolean started;
+  private volatile List<Deployed> order = List.of(); // the most specific first, fixed at the start
   private volatile Function<dev.wsjava.HandshakeRequest, HandshakeDecision> otherRoutes;
   private volatile boolean tls;
 
@@ -140,6 +141,7 @@ public final class ServerDeployment implements ServerContainer {
   public void started(boolean overTls, Function<dev.wsjava.HandshakeRequest, HandshakeDecision> others) {
     tls = overTls;
     otherRoutes = others;
+    order = List.copyOf(sorted());
     started = true;
   }
 
@@ -249,7 +251,7 @@ public final class ServerDeployment implements ServerContainer {
   public HandshakeDecision decide(dev.wsjava.HandshakeRequest request) {
     Deployed d = null;
     Map<String, String> params = null;
-    for (Deployed candidate : sorted()) {
+    for (Deployed candidate : order) {
       params = candidate.template().match(request.path());
       if (params != null) {
         d = candidate;
