@@ -79,7 +79,11 @@ class SpringBrokerStompTest {
     ServletContainerInitializer spring = (classes, servletContext) -> {
       AnnotationConfigWebApplicationContext app = new AnnotationConfigWebApplicationContext();
       app.register(BrokerApp.class);
-      servletContext.addServlet("dispatcher", new DispatcherServlet(app)).addMapping("/");
+      var dispatcher = servletContext.addServlet("dispatcher", new DispatcherServlet(app));
+      dispatcher.addMapping("/");
+      // Refresh the Spring context while Tomcat starts, not on the first upgrade request (which
+      // would then wait for it: seconds on a loaded machine).
+      dispatcher.setLoadOnStartup(1);
     };
     ctx.addServletContainerInitializer(spring, null);
     tomcat.start();
