@@ -56,6 +56,20 @@ public final class HandshakeRequest implements HttpRequest {
     return new HandshakeRequest(info, pathParams);
   }
 
+  /** The server's reference; set by the route's hook before anyone sees the request. */
+  private ServerRef server;
+
+  HandshakeRequest servedBy(ServerRef ref) {
+    server = ref;
+    return this;
+  }
+
+  @Override
+  public WebSocketServer server() {
+    ServerRef s = server;
+    return s == null ? null : s.get();
+  }
+
   @Override
   public String method() {
     return head.method();

@@ -1,6 +1,5 @@
 package dev.wsjava;
 
-import dev.wsjava.handshake.HttpHeadLimits;
 import dev.wsjava.handshake.HeadersAccess;
 import dev.wsjava.handshake.HttpSyntax;
 import java.util.ArrayList;
@@ -14,8 +13,8 @@ import java.util.Objects;
  * names compare case-insensitively. Values are kept as ISO-8859-1 strings with leading and trailing
  * whitespace removed, so obs-text octets survive unchanged.
  *
- * <p>Lookups scan the fields in order; a head carries at most {@link
- * HttpHeadLimits#maxHeaderCount()} of them, so no index is built. Immutable and thread-safe.
+ * <p>Lookups scan the fields in order; a received head carries at most 100 of them (the server's
+ * and the client's head limit), so no index is built. Immutable and thread-safe.
  */
 public final class Headers {
   static {

@@ -157,6 +157,25 @@ public final class ReconnectPolicy {
     return Duration.ofNanos((long) (step * (1.0 - jitter * random)));
   }
 
+  /**
+   * Returns how long to wait before an attempt, after a close with 1012 (Service Restart: the
+   * server is draining, the service is up elsewhere) when {@code restart} is true: the first wait
+   * is then a random part of {@link #initialDelay()} ({@code initialDelay * random}), whatever
+   * the jitter, so the clients a node drains come back soon and spread over that time rather
+   * than in one instant; later attempts wait as {@link #delay(int, double)} says.
+   *
+   * @param attempt the attempt, counting from 1
+   * @param random a number from 0 (inclusive) to 1 (exclusive)
+   * @param restart whether the connection was closed with 1012
+   * @return the wait
+   */
+  Duration delay(int attempt, double random, boolean restart) {
+    if (restart && attempt == 1) {
+      return Duration.ofNanos((long) (initialDelay.toNanos() * random));
+    }
+    return delay(attempt, random);
+  }
+
   @Override
   public boolean equals(Object o) {
     return o instanceof ReconnectPolicy p && initialDelay.equals(p.initialDelay)

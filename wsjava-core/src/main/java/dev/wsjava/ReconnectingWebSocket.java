@@ -28,6 +28,8 @@ final class ReconnectingWebSocket implements WebSocket {
   private final WebSocketListener listener;
   private final ReconnectPolicy policy;
   private final ReconnectListener events;
+  /** The resume token and offsets of its topics, or null: not asked for. */
+  private final TopicOffsets offsets;
   private final CompletableFuture<Void> closed = new CompletableFuture<>();
 
   private final Object lock = new Object();
@@ -38,6 +40,7 @@ final class ReconnectingWebSocket implements WebSocket {
   private WebSocketClosedException ended; // set once, when it is over for good
   private Thread reconnector;
   private int attempts; // of the reconnection under way, for onReconnected
+  private CompletableFuture<WebSocket> nextOpen; // what opened() handed out while none was open
 
   ReconnectingWebSocket(
       WebSocketClient client,
@@ -45,8 +48,10 @@ final class ReconnectingWebSocket implements WebSocket {
       String path,
       WebSocketListener listener,
       ReconnectPolicy policy,
-      ReconnectListener events) {
+      ReconnectListener events,
+      boolean resumeTopics) {
     this.client = client;
+    this.offsets = resumeTopics ? new TopicOffsets() : null;
     this.uri = uri;
     this.path = path;
     this.listener = listener;
@@ -56,7 +61,8 @@ final class ReconnectingWebSocket implements WebSocket {
 
   /** Makes the first connection; a failure there is the caller's, not retried. */
   CompletableFuture<WebSocket> start() {
-    return client.open(uri, new Generation()).thenApply(c -> this);
+    URI first = offsets == null ? uri : offsets.resumeUri(uri); // asks for tokens
+    return client.open(first, new Generation(WebSocketClient.target(first))).thenApply(c -> this);
   }
 
   /** Stops for good: the client is closing (its transport aborts the connection). */
@@ -79,14 +85,18 @@ final class ReconnectingWebSocket implements WebSocket {
    * before the impl reports it, whether a reconnection follows.
    */
   private final class Generation implements ConnectionHandler {
-    final WebSocketImpl impl =
-        listener == null
-            ? new WebSocketImpl(path, ws -> opened(ws), null, null)
-            : new WebSocketImpl(new Relay(), path);
+    final WebSocketImpl impl;
+
+    Generation(String target) {
+      impl = listener == null
+          ? new WebSocketImpl(target, ws -> opened(ws), null, null)
+          : new WebSocketImpl(new Relay(), target);
+    }
 
     /** Makes {@code ws} the open connection; false when this end closed meanwhile. */
     boolean opened(WebSocketImpl ws) {
       int tries;
+      CompletableFuture<WebSocket> waiting;
       synchronized (lock) {
         if (closing) {
           ws.abort(); // closed while this attempt was connecting
@@ -97,6 +107,11 @@ final class ReconnectingWebSocket implements WebSocket {
         tries = attempts;
         attempts = 0;
         lock.notifyAll(); // a reader waits for this
+        waiting = nextOpen;
+        nextOpen = null;
+      }
+      if (waiting != null) {
+        waiting.complete(ReconnectingWebSocket.this);
       }
       if (tries > 0) {
         events.onReconnected(ReconnectingWebSocket.this, tries);
@@ -156,7 +171,8 @@ final class ReconnectingWebSocket implements WebSocket {
           reconnector =
               Thread.ofVirtual()
                   .name("wsjava-reconnect")
-                  .start(() -> reconnect(new WebSocketClosedException(code, reason)));
+                  .start(() -> reconnect(new WebSocketClosedException(code, reason),
+                  code == CloseCode.SERVICE_RESTART));
         } else if (ended == null) {
           end(code, reason); // current stays: a reader drains what it holds, then sees the close
         }
@@ -179,12 +195,16 @@ final class ReconnectingWebSocket implements WebSocket {
 
       @Override
       public void onText(WebSocket ws, String text) {
-        listener.onText(ReconnectingWebSocket.this, text);
+        if (offsets == null || offsets.accept(text)) {
+          listener.onText(ReconnectingWebSocket.this, text);
+        }
       }
 
       @Override
       public void onBinary(WebSocket ws, ByteBuffer data) {
-        listener.onBinary(ReconnectingWebSocket.this, data);
+        if (offsets == null || offsets.accept(data)) {
+          listener.onBinary(ReconnectingWebSocket.this, data);
+        }
       }
 
       @Override
@@ -250,11 +270,19 @@ final class ReconnectingWebSocket implements WebSocket {
   // ---------------------------------------------------------------------------------------------
   // Reconnecting, on its own virtual thread
 
-  private void reconnect(Throwable cause) {
+  /**
+   * Reconnects until it opens or the policy gives up.
+   *
+   * @param restart the server closed with 1012 (Service Restart, a node draining): the first
+   *     wait is a short jittered one, so the clients of a drained node spread out and come back
+   *     soon, elsewhere (see {@link ReconnectPolicy#delay(int, double, boolean)})
+   */
+  private void reconnect(Throwable cause, boolean restart) {
     for (int attempt = 1; policy.maxAttempts() == 0 || attempt <= policy.maxAttempts(); attempt++) {
-      Duration delay = policy.delay(attempt, ThreadLocalRandom.current().nextDouble());
+      Duration delay = policy.delay(attempt, ThreadLocalRandom.current().nextDouble(), restart);
       events.onReconnecting(this, attempt, delay, cause);
-      Generation next = new Generation();
+      URI to = offsets == null ? uri : offsets.resumeUri(uri);
+      Generation next = new Generation(WebSocketClient.target(to));
       synchronized (lock) {
         attempts = attempt;
       }
@@ -265,7 +293,7 @@ final class ReconnectingWebSocket implements WebSocket {
             return;
           }
         }
-        client.open(uri, next).get();
+        client.open(to, next).get();
         return; // open: the connection reported itself in opened()
       } catch (InterruptedException e) {
         return; // stopped: the application or the client closed
@@ -493,6 +521,42 @@ final class ReconnectingWebSocket implements WebSocket {
     }
   }
 
+  /**
+   * Completes with this socket when a connection is open: at once when one is, else when the
+   * reconnection under way succeeds; fails when it ends for good instead.
+   */
+  @Override
+  public CompletableFuture<WebSocket> opened() {
+    CompletableFuture<WebSocket> f;
+    synchronized (lock) {
+      if (current != null && current.isOpen() && ended == null) {
+        return CompletableFuture.completedFuture(this);
+      }
+      if (ended != null) {
+        return CompletableFuture.failedFuture(ended);
+      }
+      if (nextOpen == null) {
+        nextOpen = new CompletableFuture<>();
+        closed.whenComplete((v, e) -> failOpened()); // the end for good, however it came
+      }
+      f = nextOpen;
+    }
+    return f.copy(); // the caller cannot complete the shared one
+  }
+
+  private void failOpened() {
+    CompletableFuture<WebSocket> f;
+    WebSocketClosedException why;
+    synchronized (lock) {
+      f = nextOpen;
+      nextOpen = null;
+      why = ended != null ? ended : new WebSocketClosedException(CloseCode.ABNORMAL, "closed");
+    }
+    if (f != null) {
+      f.completeExceptionally(why);
+    }
+  }
+
   @Override
   public boolean isOpen() {
     WebSocketImpl ws;
@@ -513,6 +577,28 @@ final class ReconnectingWebSocket implements WebSocket {
     }
   }
 
+  private WebSocketImpl currentConnection() {
+    synchronized (lock) {
+      return current;
+    }
+  }
+
+  @Override
+  public void pauseReading() {
+    WebSocketImpl ws = currentConnection();
+    if (ws != null) {
+      ws.pauseReading(); // a connection made after a reconnect starts reading
+    }
+  }
+
+  @Override
+  public void resumeReading() {
+    WebSocketImpl ws = currentConnection();
+    if (ws != null) {
+      ws.resumeReading(); // a connection made after a reconnect starts reading
+    }
+  }
+
   @Override
   public long queuedBytes() {
     WebSocketImpl ws;
@@ -526,6 +612,18 @@ final class ReconnectingWebSocket implements WebSocket {
     synchronized (lock) {
       return last;
     }
+  }
+
+  @Override
+  public java.io.OutputStream sendBinaryStream() {
+    latest().checkMayBlock(); // the I/O thread of any of its connections would wait on itself
+    return WebSocket.super.sendBinaryStream();
+  }
+
+  @Override
+  public java.io.Writer sendTextWriter() {
+    latest().checkMayBlock();
+    return WebSocket.super.sendTextWriter();
   }
 
   @Override

@@ -25,7 +25,9 @@ final class ServerCounters {
     /** The remote address opened connections faster than allowed. */
     HANDSHAKE_RATE,
     /** RFC 6455 §4.2 or the Origin policy refused the request, before the hook or a limit. */
-    PROTOCOL
+    PROTOCOL,
+    /** A server requiring the PROXY protocol got no valid header: closed without an answer. */
+    PROXY_HEADER
   }
 
   final LongAdder opened = new LongAdder();

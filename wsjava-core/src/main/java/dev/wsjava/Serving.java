@@ -3,6 +3,7 @@ package dev.wsjava;
 import dev.wsjava.events.Loggers;
 import dev.wsjava.events.WsEvents;
 import dev.wsjava.handshake.ServerHandshake;
+import dev.wsjava.internal.proxyprotocol.TrustedProxies;
 import dev.wsjava.transport.Connection;
 import dev.wsjava.transport.HandshakeInfo;
 import dev.wsjava.transport.Verdict;
@@ -33,12 +34,15 @@ final class Serving {
   final RateLimit handshakeRate;
   final RateLimit messageRate;
   final LongSupplier clock;
+  final TrustedProxies trustedProxies;
   final ServerCounters counters = new ServerCounters();
   private final AtomicInteger open = new AtomicInteger();
   private final Set<Connection> live = ConcurrentHashMap.newKeySet(); // for their traffic
   private final ConcurrentHashMap<InetAddress, PerAddress> addresses = new ConcurrentHashMap<>();
   private final boolean tracksAddresses;
   private volatile int sweepAt = 1024;
+  /** Set by a drain: upgrades that still arrive (accepted before it) are refused 503. */
+  volatile boolean draining;
 
   /** What the server keeps per remote address: open connections and the handshake bucket. */
   private static final class PerAddress {
@@ -51,7 +55,9 @@ final class Serving {
       int maxPerAddress,
       RateLimit handshakeRate,
       RateLimit messageRate,
-      LongSupplier clock) {
+      LongSupplier clock,
+      TrustedProxies trustedProxies) {
+    this.trustedProxies = trustedProxies;
     this.maxConnections = maxConnections;
     this.maxPerAddress = maxPerAddress;
     this.handshakeRate = handshakeRate;
@@ -61,12 +67,33 @@ final class Serving {
   }
 
   /**
+   * The handshake as from its real client: when the connection comes from a trusted proxy, the
+   * client its {@code Forwarded} or {@code X-Forwarded-For} fields name (see {@link
+   * TrustedProxies#client}); else {@code info} itself.
+   */
+  HandshakeInfo fromClient(HandshakeInfo info) {
+    if (trustedProxies.isEmpty() || !(info.remoteAddress() instanceof InetSocketAddress peer)) {
+      return info;
+    }
+    InetSocketAddress client =
+        trustedProxies.client(
+            peer, info.headers().all("Forwarded"), info.headers().all("X-Forwarded-For"));
+    return client == peer
+        ? info
+        : new HandshakeInfo(info.request(), info.subprotocol(), info.extensions(), client,
+            info.localAddress(), info.tlsSession());
+  }
+
+  /**
    * Checks an upgrade against the limits; counts what it refuses.
    *
    * @return null to go on, or the refusal: 503 when the server is full, 429 when the address is
    *     (both with Retry-After)
    */
   Verdict admit(HandshakeInfo info) {
+    if (draining) {
+      return refuse(info, 503, FULL_RETRY_AFTER_SECONDS, "the server is draining");
+    }
     if (open.get() >= maxConnections) {
       counters.rejected(ServerCounters.Reason.SERVER_FULL);
       limitHit("server-connections", info.remoteAddress());
@@ -123,7 +150,8 @@ final class Serving {
    * policy (its target is not known here).
    */
   void refusedByProtocol(SocketAddress remote, int status, String reason) {
-    counters.rejected(ServerCounters.Reason.PROTOCOL);
+    counters.rejected(
+        status == 0 ? ServerCounters.Reason.PROXY_HEADER : ServerCounters.Reason.PROTOCOL);
     rejected(remote, null, status, reason);
   }
 
@@ -202,6 +230,11 @@ final class Serving {
 
   int open() {
     return open.get();
+  }
+
+  /** The WebSocket connections open now, for a drain to close. */
+  java.util.List<Connection> openConnections() {
+    return java.util.List.copyOf(live);
   }
 
   /** Returns the traffic of every connection so far: {messages in, bytes in, out, bytes out}. */

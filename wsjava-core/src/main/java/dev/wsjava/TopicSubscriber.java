@@ -34,12 +34,15 @@ final class TopicSubscriber {
   private final WebSocketImpl ws;
   private final Set<String> names = new HashSet<>(4); // guarded by this
   private ArrayDeque<Item> backlog; // made when the socket's window first fills
-  private long backlogBytes; // queued and held, charged to the connection's memory budget
-  private long charged; // what the budget was last told
+  private long backlogBytes; // queued and held: what the bound applies to (not the memory budget)
   private boolean waitingForDrain;
   private boolean fragmenting; // the application is sending a fragmented message: wait for its end
   private boolean gone; // closed: takes nothing more
   private boolean pumping; // pump() is running on the thread that holds this monitor
+  /** It asked for resume tokens; set before the subscriber is published to other threads. */
+  boolean wantsTokens;
+  private boolean tokenDue; // a resume token is to be sent (Topics#tokenChanged)
+  private boolean tokenRefreshing; // its refresh timer runs
   /** Live messages of topics it is catching up on, by topic; null while it catches up on none. */
   private HashMap<String, Held> holding;
   /**
@@ -71,6 +74,31 @@ final class TopicSubscriber {
 
   synchronized boolean remove(String topic) {
     return names.remove(topic);
+  }
+
+  /** A resume token is due (topics changed); false when one already is. */
+  synchronized boolean markTokenDue() {
+    if (tokenDue || gone) {
+      return false;
+    }
+    tokenDue = true;
+    return true;
+  }
+
+  /** The topics for the token that is due, or null when none is; it is no longer due. */
+  synchronized java.util.List<String> takeTokenDue() {
+    if (!tokenDue || gone) {
+      return null;
+    }
+    tokenDue = false;
+    return new ArrayList<>(names);
+  }
+
+  /** True the first time: the token's refresh is to be started. */
+  synchronized boolean startTokenRefresh() {
+    boolean first = !tokenRefreshing;
+    tokenRefreshing = true;
+    return first;
   }
 
   boolean isOpen() {
@@ -128,7 +156,6 @@ final class TopicSubscriber {
         offer(held.items.get(i));
       }
     }
-    charge();
     return whole;
   }
 
@@ -187,7 +214,6 @@ final class TopicSubscriber {
         topics.dropped.increment();
       }
     }
-    charge();
     return true;
   }
 
@@ -237,7 +263,6 @@ final class TopicSubscriber {
         return false;
       }
     }
-    charge();
     awaitDrain();
     return true;
   }
@@ -256,7 +281,6 @@ final class TopicSubscriber {
       pumpLoop();
     } finally {
       pumping = false;
-      charge();
     }
   }
 
@@ -296,20 +320,25 @@ final class TopicSubscriber {
     }
   }
 
+  /**
+   * Closes a subscriber whose queue passed its bound, at once: its queue is dropped, its close
+   * frame (1008 or 1013) goes out behind what its socket already holds (at most {@link
+   * Topics#SOCKET_WINDOW} and a message), and if that has not been written to the socket within
+   * {@link Topics.Builder#overflowCloseTimeout} (a peer that does not read), the connection is
+   * reset: a close frame could not reach it, and an orderly close would leave the bytes it does
+   * not read in the kernel for minutes.
+   */
   private void overflowClose() {
     dropAll();
     int code = Topics.closeCode(topics.overflow());
     // Not on the publisher's thread: a blocking transport may wait to write the close frame.
     Thread.ofVirtual().name("wsjava-topic-close").start(() ->
         ws.close(code, "subscriber too slow: topic queue over " + topics.maxQueuedBytes() + " bytes"));
-  }
-
-  /** Tells the memory budget what this queue holds now, when that changed. */
-  private void charge() {
-    if (backlogBytes != charged) {
-      charged = backlogBytes;
-      connection.chargeFanOut(backlogBytes);
-    }
+    topics.afterOverflowCloseTimeout(() -> {
+      if (!connection.drained().isDone()) { // done: written, or the socket is closed
+        connection.reset();
+      }
+    });
   }
 
   /** Takes nothing more and drops (and counts) what waits, held messages included. */
@@ -326,7 +355,6 @@ final class TopicSubscriber {
     backlog = null;
     holding = null;
     backlogBytes = 0;
-    charge();
   }
 
   /** The connection closed: leaves every topic; what waits is dropped. */

@@ -50,9 +50,17 @@ import java.util.function.BiConsumer;
  * <p><b>Slow subscribers.</b> Each subscriber has a queue of at most {@link
  * Builder#maxQueuedBytes} of topic messages not yet handed to its socket, beside at most {@link
  * #SOCKET_WINDOW} bytes in the socket's own write queue. A publication never waits for a
- * subscriber: when a queue is full, the {@link Overflow} policy drops that subscriber's oldest
- * messages (and counts them in {@link #dropped()}) or closes it with 1008 or 1013. The others are
- * not affected.
+ * subscriber: the moment a queue passes its bound, the {@link Overflow} policy drops that
+ * subscriber's oldest messages (and counts them in {@link #dropped()}) or closes it with 1008 or
+ * 1013; a subscriber that does not take its close frame within {@link
+ * Builder#overflowCloseTimeout} is reset. The others are not affected.
+ *
+ * <p><b>Memory.</b> Topic queues are not charged to the server's memory budget ({@link
+ * WebSocketConfig.Builder#memoryBudget}), so a room of subscribers that do not read can never
+ * make the budget stop reading the publisher or anyone else: the per-subscriber bound is the only
+ * limit on them. What they hold is shared: the frames (one per wire form and message) are held
+ * once however many queues hold them, and each queued message costs a subscriber one reference.
+ * Size {@code maxQueuedBytes} times the number of subscribers as the worst case.
  *
  * <p><b>Lifetime.</b> A connection leaves all its topics when it closes. A connection belongs to
  * one {@code Topics} at a time. Only connections of this library's servers and clients can
@@ -73,6 +81,14 @@ public final class Topics implements AutoCloseable {
 
   /** The default {@link Builder#maxQueuedBytes}: 1 MiB, several seconds of a busy chat. */
   public static final long DEFAULT_MAX_QUEUED_BYTES = 1 << 20;
+
+  /**
+   * The default {@link Builder#overflowCloseTimeout}: 2 s. A subscriber closed for its queue gets
+   * its close frame behind at most {@link #SOCKET_WINDOW} and a message; one that reads at even
+   * 32 KiB/s takes that in time, and one that reads nothing is cut (TCP reset) before it has held
+   * its socket and its descriptor for long.
+   */
+  public static final Duration DEFAULT_OVERFLOW_CLOSE_TIMEOUT = Duration.ofSeconds(2);
 
   /**
    * How long a subscriber coming back with an id waits for the history by default: long enough
@@ -236,7 +252,25 @@ public final class Topics implements AutoCloseable {
      * @return the text of the signal
      */
     String gap(String topic, String lastId);
+
+    /**
+     * Makes the text message that hands a subscriber its resume token (see {@link
+     * Topics#resume(WebSocket)}). The default, for every envelope, is {@code "+ <token>\n"}: no
+     * id is {@code "+"}, so a client that reads {@link #LINE} tells it from a message by its
+     * first two characters.
+     *
+     * @param token the token, of URL-safe characters
+     * @return the text of the message
+     */
+    default String resumeToken(String token) {
+      return "+ " + token + "\n";
+    }
   }
+
+  /** The query parameter that carries the resume token on a reconnect. */
+  static final String RESUME_PARAM = "resume";
+  /** The query parameter that carries the client's offsets on a reconnect. */
+  static final String OFFSETS_PARAM = "offsets";
 
   private final long maxQueuedBytes;
   private final Overflow overflow;
@@ -244,7 +278,9 @@ public final class Topics implements AutoCloseable {
   private final boolean history;
   private final Envelope envelope;
   private final Duration recoveryTimeout;
+  private final Duration overflowCloseTimeout;
   private final BiConsumer<Duration, Runnable> timer;
+  private final ResumeTokens resume; // null: no resume tokens
   private final ConcurrentHashMap<String, Topic> topics = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<Object, SharedFrameEncoder> encoders = new ConcurrentHashMap<>();
   private final LongAdder published = new LongAdder();
@@ -259,7 +295,10 @@ public final class Topics implements AutoCloseable {
     this.history = b.backplane != null && b.backplane.keepsHistory();
     this.envelope = b.envelope;
     this.recoveryTimeout = b.recoveryTimeout;
+    this.overflowCloseTimeout = b.overflowCloseTimeout;
     this.timer = b.timer;
+    this.resume = b.resumeKey == null
+        ? null : new ResumeTokens(b.resumeKey, b.resumeWindow, b.millis);
   }
 
   /**
@@ -424,7 +463,11 @@ public final class Topics implements AutoCloseable {
   public boolean subscribe(WebSocket ws, String topic) {
     checkName(topic);
     TopicSubscriber s = subscriberOf(ws);
-    return s != null && s.add(topic) && join(s, topic);
+    if (s != null && s.add(topic) && join(s, topic)) {
+      tokenChanged(s);
+      return true;
+    }
+    return false;
   }
 
   /**
@@ -449,14 +492,63 @@ public final class Topics implements AutoCloseable {
     checkName(topic);
     Objects.requireNonNull(lastId, "lastId");
     TopicSubscriber s = subscriberOf(ws);
-    if (s == null || !s.add(topic)) {
+    return s == null
+        ? CompletableFuture.completedFuture(false) : recover(s, topic, lastId);
+  }
+
+  /**
+   * Resumes every subscription of a connection that comes back with a resume token, on any node
+   * that shares this one's key (see {@link Builder#resume}): the token, in the query parameter
+   * {@code resume}, names the topics it was subscribed to; the query parameter {@code offsets}
+   * holds, per topic, the first line ({@code "<id> <topic>"}) of the last message it saw there,
+   * one per line. Each topic is then subscribed as {@link #subscribe(WebSocket, String, String)}
+   * does with that id: the missed messages in order, then the live ones, none twice; a topic
+   * without an offset, or whose offset the history no longer holds, gets the gap signal. Call it
+   * in {@code onOpen} before subscribing the connection to anything else: a topic it is already
+   * subscribed to is not recovered. It then receives a new token.
+   *
+   * <p>A token that is missing, not signed with this key, or older than the window resumes
+   * nothing: the future completes with false at once, and the application subscribes the
+   * connection as a new one.
+   *
+   * @param ws a connection made by a {@link WebSocketServer}
+   * @return completed with true when a token was presented and every topic it names got
+   *     everything missed; false otherwise
+   * @throws IllegalStateException when these topics were built without {@link Builder#resume}
+   */
+  public CompletableFuture<Boolean> resume(WebSocket ws) {
+    if (resume == null) {
+      throw new IllegalStateException("resume tokens are off: set Topics.Builder.resume(key, window)");
+    }
+    HandshakeRequest request = ws.request();
+    List<String> names = request == null ? null : resume.verify(request.queryParam(RESUME_PARAM));
+    TopicSubscriber s = names == null ? null : subscriberOf(ws);
+    if (s == null) {
+      return CompletableFuture.completedFuture(false);
+    }
+    java.util.Map<String, String> offsets = ResumeTokens.offsets(request.queryParam(OFFSETS_PARAM));
+    CompletableFuture<Boolean> all = CompletableFuture.completedFuture(true);
+    for (String topic : names) {
+      all = all.thenCombine(recover(s, topic, offsets.get(topic)), (a, b) -> a && b);
+    }
+    tokenChanged(s); // even with no topics: the client's next reconnect needs a fresh token
+    return all;
+  }
+
+  /**
+   * Subscribes {@code s} to {@code topic}, first giving it what was published after {@code
+   * lastId}; the gap signal when {@code lastId} is null or cannot be served.
+   */
+  private CompletableFuture<Boolean> recover(TopicSubscriber s, String topic, String lastId) {
+    if (!s.add(topic)) {
       return CompletableFuture.completedFuture(false);
     }
     s.hold(topic); // live messages wait until what it missed is queued before them
     if (!join(s, topic)) {
       return CompletableFuture.completedFuture(false);
     }
-    CompletableFuture<List<Backplane.Entry>> missed = history
+    tokenChanged(s);
+    CompletableFuture<List<Backplane.Entry>> missed = history && lastId != null
         ? within(recoveryTimeout, backplane.history(topic, lastId))
         : CompletableFuture.completedFuture(null);
     return missed.handle((entries, e) -> {
@@ -473,6 +565,47 @@ public final class Topics implements AutoCloseable {
         last = m.id();
       }
       return s.recovered(topic, items, last, backplane::compareIds);
+    });
+  }
+
+  /**
+   * The subscriptions of {@code s} changed: when it asked for tokens (its handshake request has
+   * the query parameter {@code resume}, empty at first), it gets a token that names them, once per turn of
+   * its event loop however many changed in that turn (a handler that subscribes to ten topics in
+   * {@code onOpen} sends one token), and again every half window while it stays open.
+   */
+  private void tokenChanged(TopicSubscriber s) {
+    if (!s.wantsTokens || !s.markTokenDue()) {
+      return;
+    }
+    if (s.loop != null) {
+      s.loop.execute(() -> sendToken(s));
+    } else {
+      sendToken(s);
+    }
+  }
+
+  private void sendToken(TopicSubscriber s) {
+    List<String> names = s.takeTokenDue();
+    if (names == null || !s.isOpen()) {
+      return;
+    }
+    String token = resume.issue(names);
+    if (token != null) {
+      ByteBuffer text = Utf8.encode(envelope.resumeToken(token));
+      s.offer(new TopicSubscriber.Item(text, Opcode.TEXT, text.remaining()));
+    }
+    if (s.startTokenRefresh()) {
+      refreshToken(s);
+    }
+  }
+
+  private void refreshToken(TopicSubscriber s) {
+    timer.accept(resume.window().dividedBy(2), () -> {
+      if (s.isOpen()) {
+        tokenChanged(s);
+        refreshToken(s);
+      }
     });
   }
 
@@ -548,6 +681,7 @@ public final class Topics implements AutoCloseable {
       return false;
     }
     remove(impl.subscriber, topic);
+    tokenChanged(impl.subscriber);
     return true;
   }
 
@@ -583,6 +717,9 @@ public final class Topics implements AutoCloseable {
         s = impl.subscriber;
         if (s == null) {
           s = new TopicSubscriber(this, impl, c);
+          HandshakeRequest request = impl.request();
+          s.wantsTokens = resume != null && request != null
+              && request.queryParams().containsKey(RESUME_PARAM);
           impl.subscriber = s;
         }
       }
@@ -798,6 +935,11 @@ public final class Topics implements AutoCloseable {
     return overflow;
   }
 
+  /** Runs {@code check} once the {@link Builder#overflowCloseTimeout} has passed. */
+  void afterOverflowCloseTimeout(Runnable check) {
+    timer.accept(overflowCloseTimeout, check);
+  }
+
   /** Closes the backplane, if any; subscriptions stay until their connections close. */
   @Override
   public void close() {
@@ -820,10 +962,49 @@ public final class Topics implements AutoCloseable {
     private Backplane backplane;
     private Envelope envelope = Envelope.LINE;
     private Duration recoveryTimeout = DEFAULT_RECOVERY_TIMEOUT;
+    private Duration overflowCloseTimeout = DEFAULT_OVERFLOW_CLOSE_TIMEOUT;
     private BiConsumer<Duration, Runnable> timer = (delay, task) ->
         CompletableFuture.delayedExecutor(delay.toNanos(), TimeUnit.NANOSECONDS).execute(task);
+    private byte[] resumeKey;
+    private Duration resumeWindow;
+    private java.util.function.LongSupplier millis = System::currentTimeMillis;
 
     private Builder() {}
+
+    /**
+     * Gives every subscribed connection that asks for it (its handshake request has the query
+     * parameter {@code resume}, empty on its first connection) a resume token, so that one that comes back within
+     * {@code window}, to any node that has the same key, resumes all its subscriptions with
+     * {@link Topics#resume(WebSocket)} (docs/TOPICS.md, "Resuming every subscription"). A token is
+     * sent, as the text of {@link Envelope#resumeToken}, after each turn in which the connection's
+     * topics changed and every half window; it names at most 64 topics (a connection in more gets
+     * none) and is signed with {@code key} (HMAC-SHA256), so the nodes need no shared state but
+     * the key. Default off.
+     *
+     * @param key at least 16 bytes, the same on every node; copied
+     * @param window how long a token stays valid, more than zero; a client that stays away
+     *     longer subscribes again as a new one
+     * @return this builder
+     */
+    public Builder resume(byte[] key, Duration window) {
+      Objects.requireNonNull(key, "key");
+      Objects.requireNonNull(window, "window");
+      if (key.length < 16) {
+        throw new IllegalArgumentException("a resume key has at least 16 bytes, was " + key.length);
+      }
+      if (window.isNegative() || window.isZero()) {
+        throw new IllegalArgumentException("the resume window must be more than zero: " + window);
+      }
+      this.resumeKey = key.clone();
+      this.resumeWindow = window;
+      return this;
+    }
+
+    /** The wall clock of the resume tokens, in milliseconds; tests drive it by hand. */
+    Builder clock(java.util.function.LongSupplier millis) {
+      this.millis = Objects.requireNonNull(millis, "millis");
+      return this;
+    }
 
     /**
      * Sets how long a subscriber that comes back with an id (see {@link #subscribe(WebSocket,
@@ -843,7 +1024,26 @@ public final class Topics implements AutoCloseable {
       return this;
     }
 
-    /** Runs the recovery timeouts; tests fire them by hand. */
+    /**
+     * Sets how long a subscriber closed by {@link Overflow#CLOSE_POLICY_VIOLATION} or {@link
+     * Overflow#CLOSE_TRY_AGAIN_LATER} has for its socket to take its close frame (behind at most
+     * {@link #SOCKET_WINDOW} and a message) before the connection is reset (SO_LINGER 0, then
+     * closed): a peer that does not read could never see a close frame; default {@link
+     * #DEFAULT_OVERFLOW_CLOSE_TIMEOUT}.
+     *
+     * @param timeout more than zero
+     * @return this builder
+     */
+    public Builder overflowCloseTimeout(Duration timeout) {
+      if (timeout.isNegative() || timeout.isZero()) {
+        throw new IllegalArgumentException(
+            "overflowCloseTimeout must be more than zero, was " + timeout);
+      }
+      this.overflowCloseTimeout = timeout;
+      return this;
+    }
+
+    /** Runs the recovery and overflow-close timeouts; tests fire them by hand. */
     Builder timer(BiConsumer<Duration, Runnable> timer) {
       this.timer = Objects.requireNonNull(timer, "timer");
       return this;

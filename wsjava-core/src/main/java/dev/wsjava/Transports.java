@@ -6,6 +6,7 @@ import dev.wsjava.internal.http.HttpLimits;
 import dev.wsjava.internal.http.Router;
 import dev.wsjava.transport.ClientTransport;
 import dev.wsjava.transport.Acceptor;
+import dev.wsjava.transport.ConnectionConfig;
 import dev.wsjava.transport.ServerBuilder;
 import dev.wsjava.transport.ServerTransport;
 import dev.wsjava.transport.blocking.BlockingClient;
@@ -29,10 +30,12 @@ final class Transports {
 
   static ServerTransport server(
       WebSocketConfig config,
+      ConnectionConfig connection,
       String host,
       int port,
       SSLContext tls,
       ServerBuilder.ClientAuth clientAuth,
+      boolean proxyProtocol,
       Router<Acceptor> router,
       ServerBuilder.Refusals refusals)
       throws IOException {
@@ -42,8 +45,9 @@ final class Transports {
             NioServer.builder()
                 .bind(host, port)
                 .eventLoopSpin(config.eventLoopSpin())
-                .connectionConfig(config.connectionConfig(false))
+                .connectionConfig(connection)
                 .router(router, httpLimits(config))
+                .proxyProtocol(proxyProtocol)
                 .refusals(refusals);
         if (config.eventLoops() > 0) { // else the server's own group: one loop per processor
           b.eventLoops(config.eventLoops());
@@ -57,8 +61,9 @@ final class Transports {
         BlockingServer.Builder b =
             BlockingServer.builder()
                 .bind(host, port)
-                .connectionConfig(config.connectionConfig(false))
+                .connectionConfig(connection)
                 .router(router, httpLimits(config))
+                .proxyProtocol(proxyProtocol)
                 .refusals(refusals);
         if (tls != null) {
           b.tls(tls).clientAuth(clientAuth);

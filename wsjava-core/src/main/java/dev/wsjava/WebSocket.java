@@ -1,5 +1,7 @@
 package dev.wsjava;
 
+import java.io.OutputStream;
+import java.io.Writer;
 import java.net.SocketAddress;
 import java.nio.ByteBuffer;
 import java.time.Duration;
@@ -13,11 +15,19 @@ import java.util.concurrent.CompletableFuture;
  * interleave their frames; the read half ({@link #receive()}) and the write half may be used from
  * two threads at once.
  *
- * <p>Sending: each send returns a future completed when its bytes are written to the socket. A send
- * that would take the outbound queue past its bound fails fast with {@link SendQueueFullException}
- * (the listener's {@link WebSocketListener#onWritable} reports the drain); code on virtual threads
- * usually just waits: {@code ws.sendText(s).join()}. Payload buffers are copied before the send
- * returns, so the caller may reuse them at once.
+ * <p>Sending: each send returns a future completed when its bytes are written to the socket. The
+ * outbound queue's rule ({@link WebSocketConfig.Builder#maxQueuedBytes}): an empty queue accepts a
+ * message of any size; otherwise a send that would take the queue past its bound fails at once with
+ * {@link SendQueueFullException} (the listener's {@link WebSocketListener#onWritable} reports the
+ * drain). Code on virtual threads usually just waits: {@code ws.sendText(s).join()}. Payload
+ * buffers are copied before the send returns, so the caller may reuse them at once.
+ *
+ * <p>Framing: a message (or a fragment given to {@link #sendBinary(ByteBuffer, boolean)}) whose
+ * payload, compressed or not, is larger than {@link WebSocketConfig#maxOutboundFramePayload()} goes
+ * out as several frames of at most that size; smaller ones go out as one frame. With
+ * permessage-deflate a message is compressed unless compressing does not shrink it (then it goes
+ * out as it is, RSV1 clear, as RFC 7692 allows). A message too large to hold in memory is sent
+ * through {@link #sendBinaryStream()} or {@link #sendTextWriter()}.
  *
  * <p>Receiving: either a {@link WebSocketListener} given when the connection was made, or, without
  * one, {@link #receive()} in a loop.
@@ -25,7 +35,8 @@ import java.util.concurrent.CompletableFuture;
 public interface WebSocket {
 
   /**
-   * Sends a text message.
+   * Sends a text message: one frame, or frames of at most {@link
+   * WebSocketConfig#maxOutboundFramePayload()} when its UTF-8 (compressed) is larger.
    *
    * @param text the message
    * @return completed when written; failed with {@link SendQueueFullException} or {@link
@@ -37,7 +48,10 @@ public interface WebSocket {
   CompletableFuture<Void> sendText(CharSequence text);
 
   /**
-   * Sends a binary message.
+   * Sends a binary message: one frame, or frames of at most {@link
+   * WebSocketConfig#maxOutboundFramePayload()} when it (compressed) is larger. The whole message
+   * is copied into the outbound queue; a message too large for memory goes through {@link
+   * #sendBinaryStream()}.
    *
    * @param data the message, position to limit; copied before this returns
    * @return completed when written
@@ -46,7 +60,7 @@ public interface WebSocket {
   CompletableFuture<Void> sendBinary(ByteBuffer data);
 
   /**
-   * Sends a binary message.
+   * Sends a binary message, framed as {@link #sendBinary(ByteBuffer)} frames it.
    *
    * @param data the message; copied before this returns
    * @return completed when written
@@ -56,8 +70,11 @@ public interface WebSocket {
 
   /**
    * Sends one fragment of a text message; the first call starts the message, the call with {@code
-   * last} ends it. A surrogate pair may be split between parts (the high surrogate then goes out
-   * with the next part).
+   * last} ends it. Each part is one frame, or several of at most {@link
+   * WebSocketConfig#maxOutboundFramePayload()} when it is larger. A surrogate pair may be split
+   * between parts (the high surrogate then goes out with the next part). Until the last part, other
+   * data messages cannot be sent on this connection (RFC 6455 §5.4: fragments are not interleaved);
+   * pings and pongs can.
    *
    * @param part the fragment
    * @param last whether this ends the message
@@ -67,7 +84,9 @@ public interface WebSocket {
   CompletableFuture<Void> sendText(CharSequence part, boolean last);
 
   /**
-   * Sends one fragment of a binary message.
+   * Sends one fragment of a binary message: one frame, or several of at most {@link
+   * WebSocketConfig#maxOutboundFramePayload()} when it is larger. Until the last part, other data
+   * messages cannot be sent on this connection; pings and pongs can.
    *
    * @param part the fragment; copied before this returns
    * @param last whether this ends the message
@@ -75,6 +94,43 @@ public interface WebSocket {
    * @throws IllegalStateException when a text message is being sent in fragments, or after close
    */
   CompletableFuture<Void> sendBinary(ByteBuffer part, boolean last);
+
+  /**
+   * Sends a binary message as a stream, for a message too large to hold: what is written goes out
+   * as fragments of the message (each buffered up to 256 KiB, then framed as {@link
+   * #sendBinary(ByteBuffer, boolean)} frames it), and {@link OutputStream#close()} sends the last
+   * one and returns once it is written. Memory stays bounded whatever the size: the stream holds
+   * its buffer and lets at most one fragment wait in the outbound queue, so {@code write} blocks
+   * while the peer reads slowly (TCP's flow control reaches the writer), and a queue filled by
+   * other sends is waited out rather than failed. {@code flush()} sends what is buffered as a
+   * fragment. Sending a file: {@code try (var out = ws.sendBinaryStream()) { in.transferTo(out);
+   * }}.
+   *
+   * <p>Blocks, so write from your own thread (a virtual thread, a {@link WebSocketHandler}), never
+   * from a listener's callback: the callback's thread is the one that writes the connection. Until
+   * the stream is closed, other data messages cannot be sent on this connection (a send fails with
+   * {@link IllegalStateException}; topic messages wait); pings and pongs can. Not thread-safe: one
+   * thread writes the stream. A failed send throws {@link java.io.IOException} ({@link
+   * WebSocketClosedException} when the connection closed).
+   *
+   * @return the message's stream; close it to end the message
+   * @throws IllegalStateException when called on the connection's I/O thread
+   */
+  default OutputStream sendBinaryStream() {
+    return new SendStreams.Binary(this);
+  }
+
+  /**
+   * Sends a text message as a stream of characters: the {@link #sendBinaryStream()} of text, with
+   * the same framing, bounds, blocking and rules. Characters are buffered up to 64 Ki per fragment;
+   * a surrogate pair may straddle two writes.
+   *
+   * @return the message's writer; close it to end the message
+   * @throws IllegalStateException when called on the connection's I/O thread
+   */
+  default Writer sendTextWriter() {
+    return new SendStreams.Text(this);
+  }
 
   /**
    * Sends a ping; the pong arrives at {@link WebSocketListener#onPong}.
@@ -157,6 +213,25 @@ public interface WebSocket {
   }
 
   /**
+   * Returns a future completed with this socket once it is open. A socket from {@link
+   * WebSocketClient#connect} or a server is open from the start, so the future is complete at once
+   * (failed when it is closed). A reconnecting client's socket ({@link
+   * WebSocketClient.Builder#reconnect}) completes it at once while a connection is open, else when
+   * the reconnection under way succeeds, and fails it with {@link WebSocketClosedException} when it
+   * ends for good (closed by this end, or the attempts ran out). Sends while it reconnects fail at
+   * once; the pattern that waits instead: {@code ws.opened().thenCompose(w -> w.sendText(s))}, or
+   * on a virtual thread {@code ws.opened().get(10, SECONDS).sendText(s).join()}.
+   *
+   * @return completed with this socket when it is open; a new future after each disconnection
+   */
+  default CompletableFuture<WebSocket> opened() {
+    return isOpen()
+        ? CompletableFuture.completedFuture(this)
+        : CompletableFuture.failedFuture(
+            new WebSocketClosedException(CloseCode.ABNORMAL, "the connection is closed"));
+  }
+
+  /**
    * Returns whether messages may still be sent and received (no close sent or received yet).
    *
    * @return true while open
@@ -177,26 +252,38 @@ public interface WebSocket {
   /**
    * Flow control for a listener that hands a streamed message ({@link
    * WebSocketListener#onMessagePart}) to another thread: stops reading this connection until
-   * {@link #resumeReading()}. Called inside {@code onMessagePart}, no further piece arrives before
-   * the resume, so the consumer holds one piece at a time and a slow one slows the peer through
-   * TCP. The pause is its own: it does not end {@link #pauseReadingUntilSent()}'s, nor that one
-   * this.
+   * {@link #resumeReading()}, so the consumer holds one piece at a time and a slow one slows the
+   * peer through TCP. The pause is its own: it does not end {@link #pauseReadingUntilSent()}'s, nor
+   * that one this.
    *
-   * @throws UnsupportedOperationException on a connection that cannot pause (a reconnecting one)
+   * <p>When it takes effect: called inside a listener event, on the connection's own thread, at
+   * once: no further event (piece, message, ping, close) is delivered until the resume, even when
+   * it came in the same read. Called from another thread, it takes effect soon, between two reads
+   * or events; what is under way is delivered.
+   *
+   * <p>The pause is one flag, not a count: one resume ends any number of pauses. A resume called
+   * from another thread is applied in the connection's own order (on the NIO transport, as a task
+   * on its event loop), so it may land after a pause the connection's thread made in the meantime
+   * and lift that one too. A consumer therefore resumes only a pause it has seen made (the
+   * connection reads nothing while paused, so that resume lands before the next event), and
+   * decides pause and resume under one lock of its own.
+   *
+   * <p>On a reconnecting connection it pauses the current connection; one made after a reconnect
+   * starts reading.
+   *
+   * <p>Thread safety: may be called from any thread.
    */
-  default void pauseReading() {
-    throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot pause reading");
-  }
+  void pauseReading();
 
   /**
-   * Ends {@link #pauseReading()}: the connection reads again. May be called from any thread; does
-   * nothing when reading is not paused.
+   * Ends {@link #pauseReading()}: the connection reads again, and events already read are
+   * delivered. May be called from any thread; does nothing when reading is not paused. From
+   * another thread than the connection's own, it takes effect a little later, in the connection's
+   * order (see {@link #pauseReading()} for what that means for a pause made meanwhile).
    *
-   * @throws UnsupportedOperationException on a connection that cannot pause (a reconnecting one)
+   * <p>Thread safety: may be called from any thread.
    */
-  default void resumeReading() {
-    throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot pause reading");
-  }
+  void resumeReading();
 
   /**
    * Returns the bytes queued for sending and not yet written.

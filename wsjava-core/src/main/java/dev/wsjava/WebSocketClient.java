@@ -39,6 +39,7 @@ public final class WebSocketClient implements AutoCloseable {
   private final Function<URI, Optional<WebSocketProxy>> proxies;
   private final ReconnectPolicy reconnect;
   private final ReconnectListener reconnectListener;
+  private final boolean resumeTopics;
   private final Set<ReconnectingWebSocket> reconnecting = ConcurrentHashMap.newKeySet();
 
   private WebSocketClient(ClientTransport transport, Builder b) {
@@ -46,6 +47,7 @@ public final class WebSocketClient implements AutoCloseable {
     this.proxies = b.proxies;
     this.reconnect = b.reconnect;
     this.reconnectListener = b.reconnectListener;
+    this.resumeTopics = b.resumeTopics;
   }
 
   /**
@@ -106,7 +108,8 @@ public final class WebSocketClient implements AutoCloseable {
 
   private CompletableFuture<WebSocket> reconnecting(URI uri, WebSocketListener listener) {
     ReconnectingWebSocket ws =
-        new ReconnectingWebSocket(this, uri, target(uri), listener, reconnect, reconnectListener);
+        new ReconnectingWebSocket(
+            this, uri, target(uri), listener, reconnect, reconnectListener, resumeTopics);
     reconnecting.add(ws);
     ws.closeFuture().whenComplete((v, e) -> reconnecting.remove(ws));
     return ws.start()
@@ -141,7 +144,7 @@ public final class WebSocketClient implements AutoCloseable {
     return cause instanceof TunnelException t ? new ProxyException(t.getMessage(), t.getCause()) : cause;
   }
 
-  private static String target(URI uri) {
+  static String target(URI uri) {
     String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
     return uri.getRawQuery() == null ? path : path + "?" + uri.getRawQuery();
   }
@@ -163,8 +166,27 @@ public final class WebSocketClient implements AutoCloseable {
     private Function<URI, Optional<WebSocketProxy>> proxies = uri -> Optional.empty();
     private ReconnectPolicy reconnect;
     private ReconnectListener reconnectListener = new ReconnectListener() {};
+    private boolean resumeTopics;
 
     private Builder() {}
+
+    /**
+     * Makes a reconnecting connection (see {@link #reconnect(ReconnectPolicy)}) resume all its
+     * topic subscriptions on whatever node it reaches, without code of the application's: it
+     * keeps the latest resume token a server with {@link Topics.Builder#resume} sends (that
+     * message, {@code "+ <token>\n"}, is not passed to the listener) and the id of the last
+     * message it saw on each topic (the first line {@code "<id> <topic>\n"} of {@link
+     * Topics.Envelope#LINE}), presents both in the query of each reconnection, and does not pass
+     * on a message whose id is not after the last one seen on its topic. The server's handler
+     * calls {@link Topics#resume(WebSocket)}. Works with a {@link WebSocketListener}; a
+     * connection read with {@link WebSocket#receive()} is not tracked. Default off.
+     *
+     * @return this builder
+     */
+    public Builder resumeTopics() {
+      resumeTopics = true;
+      return this;
+    }
 
     /**
      * Tunnels every connection through this proxy (HTTP CONNECT or SOCKS5), for {@code ws://} and
@@ -264,7 +286,14 @@ public final class WebSocketClient implements AutoCloseable {
      *       good with 1006.
      *   <li>The first connection is not retried: {@code connect} fails as without this option.
      *   <li>Sends while disconnected fail at once with {@link WebSocketClosedException} (code 1006):
-     *       nothing is buffered behind the application's back, so it decides what to resend.
+     *       nothing is buffered behind the application's back, so it decides what to resend. Fail
+     *       fast rather than an outbox, because an outbox cannot tell what the server received: the
+     *       messages queued on the connection that dropped may or may not have arrived, so only the
+     *       application (an idempotent id, a resume offset) can resend safely, and a bounded outbox
+     *       would still have to fail sends once full. To wait for the connection instead of
+     *       failing, send through {@link WebSocket#opened()}: {@code ws.opened().thenCompose(w ->
+     *       w.sendText(s))}, or {@code ws.opened().get(timeout, unit)} on a virtual thread, and
+     *       resend on {@link WebSocketClosedException}.
      *   <li>The listener's {@link WebSocketListener#onOpen} runs for each new connection (to
      *       resubscribe, say), {@link WebSocketListener#onError} for each failure, and {@link
      *       WebSocketListener#onClose} once, at the final close. {@link WebSocket#receive()} waits

@@ -54,6 +54,7 @@ public final class WebSocketConfig {
   private final ConnectionConfig.Progress progress;
   private final boolean streamMessages;
   private final long maxStreamedMessageSize;
+  private final int maxOutboundFramePayload;
 
   private WebSocketConfig(Builder b) {
     transport = Objects.requireNonNull(b.transport, "transport");
@@ -79,6 +80,11 @@ public final class WebSocketConfig {
     progress = new ConnectionConfig.Progress(b.progressWindow, b.minProgressBytes);
     streamMessages = b.streamMessages;
     maxStreamedMessageSize = b.maxStreamedMessageSize;
+    if (b.maxOutboundFramePayload < 125) {
+      throw new IllegalArgumentException(
+          "maxOutboundFramePayload must be at least 125: " + b.maxOutboundFramePayload);
+    }
+    maxOutboundFramePayload = b.maxOutboundFramePayload;
     limits.withMaxMessageSize(maxStreamedMessageSize); // checks it as a message limit
     // The transport's own configuration checks the rest (the memory budget's too), with the same
     // messages for both.
@@ -124,7 +130,8 @@ public final class WebSocketConfig {
         new SessionConfig(
             streamMessages ? limits.withMaxMessageSize(maxStreamedMessageSize) : limits,
             true,
-            streamMessages),
+            streamMessages,
+            maxOutboundFramePayload),
         maxQueuedBytes,
         handshakeTimeout,
         idleTimeout,
@@ -135,6 +142,38 @@ public final class WebSocketConfig {
         socket,
         MemoryBudget.of(memoryBudget, memoryStallTimeout), // one per server or client instance
         progress);
+  }
+
+  /**
+   * Names the first server-wide setting in which {@code route} differs from this configuration:
+   * those a server's routes share (one listener, one set of event loops, one memory budget).
+   *
+   * @param route a route's configuration, made from this one
+   * @return the setting's name, or null when the route changed none
+   */
+  String serverWideDifference(WebSocketConfig route) {
+    if (route.transport != transport) {
+      return "transport";
+    }
+    if (route.eventLoops != eventLoops) {
+      return "eventLoops";
+    }
+    if (!route.eventLoopSpin.equals(eventLoopSpin)) {
+      return "eventLoopSpin";
+    }
+    if (route.readBufferSize != readBufferSize) {
+      return "readBufferSize";
+    }
+    if (!route.socket.equals(socket)) {
+      return "socket options";
+    }
+    if (!route.handshakeTimeout.equals(handshakeTimeout)) {
+      return "handshakeTimeout";
+    }
+    if (route.memoryBudget != memoryBudget || !route.memoryStallTimeout.equals(memoryStallTimeout)) {
+      return "the memory budget";
+    }
+    return null;
   }
 
   /** The three protocol limits, as the layers below take them. */
@@ -359,6 +398,15 @@ public final class WebSocketConfig {
   }
 
   /**
+   * Returns the largest data frame payload this end sends.
+   *
+   * @return what {@link Builder#maxOutboundFramePayload} set
+   */
+  public int maxOutboundFramePayload() {
+    return maxOutboundFramePayload;
+  }
+
+  /**
    * Compares every setting.
    *
    * @param o another object
@@ -385,7 +433,8 @@ public final class WebSocketConfig {
         && c.memoryStallTimeout.equals(memoryStallTimeout)
         && c.progress.equals(progress)
         && c.streamMessages == streamMessages
-        && c.maxStreamedMessageSize == maxStreamedMessageSize;
+        && c.maxStreamedMessageSize == maxStreamedMessageSize
+        && c.maxOutboundFramePayload == maxOutboundFramePayload;
   }
 
   @Override
@@ -393,7 +442,8 @@ public final class WebSocketConfig {
     return Objects.hash(
         transport, limits, deflate, subprotocols, maxQueuedBytes, handshakeTimeout, idleTimeout,
         pingInterval, closeTimeout, readBufferSize, eventLoops, eventLoopSpin, pongTimeout, socket,
-        memoryBudget, memoryStallTimeout, progress, streamMessages, maxStreamedMessageSize);
+        memoryBudget, memoryStallTimeout, progress, streamMessages, maxStreamedMessageSize,
+        maxOutboundFramePayload);
   }
 
   /**
@@ -425,6 +475,7 @@ public final class WebSocketConfig {
     private Duration progressWindow = ConnectionConfig.Progress.DEFAULT_WINDOW;
     private boolean streamMessages;
     private long maxStreamedMessageSize = Long.MAX_VALUE;
+    private int maxOutboundFramePayload = SessionConfig.DEFAULT_MAX_OUTBOUND_FRAME;
 
     private Builder() {}
 
@@ -453,6 +504,7 @@ public final class WebSocketConfig {
       progressWindow = c.progress.window();
       streamMessages = c.streamMessages;
       maxStreamedMessageSize = c.maxStreamedMessageSize;
+      maxOutboundFramePayload = c.maxOutboundFramePayload;
     }
 
     /**
@@ -535,8 +587,10 @@ public final class WebSocketConfig {
     }
 
     /**
-     * Sets the outbound queue bound of each connection; a send past it fails at once with {@link
-     * SendQueueFullException}. Default 16 MiB: a peer that does not read cannot make this side
+     * Sets the outbound queue bound of each connection. The rule: an empty queue accepts a message
+     * of any size (so one large message is never refused for its size alone); otherwise a send
+     * that would take the queue past this bound fails at once with {@link SendQueueFullException}.
+     * The send streams ({@link WebSocket#sendBinaryStream()}) wait instead. Default 16 MiB: a peer that does not read cannot make this side
      * hold unbounded memory, while a burst of a few large messages still queues.
      *
      * @param bytes at least 1
@@ -639,7 +693,7 @@ public final class WebSocketConfig {
     /**
      * Sets how long an NIO event loop that has just handled I/O polls before it blocks: a wake-up
      * saved per message when replies or the next messages come sooner, more CPU time while they
-     * do. Default {@link EventLoopGroup#DEFAULT_SPIN} (50 µs: on 1 and on 2 cores the shortest
+     * do. Default 50 µs (on 1 and on 2 cores the shortest
      * spin that gets the whole latency gain; docs/benchmarks/TUNING.md). Zero for a server that
      * must not spend CPU waiting.
      *
@@ -746,6 +800,23 @@ public final class WebSocketConfig {
      */
     public Builder maxStreamedMessageSize(long bytes) {
       maxStreamedMessageSize = bytes;
+      return this;
+    }
+
+    /**
+     * Sets the largest payload of a data frame this end sends: a message whose payload (after
+     * compression) is larger goes out as several frames of at most this size, and a compressed
+     * message is compressed one such slice at a time. Default 1 MiB: under the frame limit of any
+     * peer that takes large messages at all (this library's is 16 MiB; browsers set none), while a
+     * 1 MiB message stays one frame and a 200 MiB send costs about what one frame does on loopback;
+     * 64 KiB frames cost about twice the CPU time there (docs/benchmarks/LARGE-MESSAGES.md, "Sending
+     * large messages"). Set 64 KiB for a peer that limits frames to that (Netty's default).
+     *
+     * @param bytes at least 125
+     * @return this builder
+     */
+    public Builder maxOutboundFramePayload(int bytes) {
+      maxOutboundFramePayload = bytes;
       return this;
     }
 

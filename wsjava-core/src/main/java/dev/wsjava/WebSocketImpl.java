@@ -6,6 +6,7 @@ import dev.wsjava.protocol.Opcode;
 import dev.wsjava.protocol.Utf8;
 import dev.wsjava.transport.Connection;
 import dev.wsjava.WebSocketClosedException;
+import dev.wsjava.transport.ConnectionConfig;
 import dev.wsjava.transport.ConnectionHandler;
 import dev.wsjava.transport.QueueFullException;
 import java.lang.invoke.MethodHandles;
@@ -49,6 +50,8 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
   // A server's connection: its counters and limits (null on a client), and the message bucket
   // (null unless the server limits the message rate; the I/O thread alone uses it).
   private Serving serving;
+  /** The route's own connection settings, or null for the server's; set with {@link #servedBy}. */
+  private ConnectionConfig routeConfig;
   private RateLimit.Bucket messages;
   private boolean overRate;
   private boolean partsUnderway; // a streamed message had its first part, not its last yet (I/O thread)
@@ -113,10 +116,19 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
   /**
    * Makes this a server's connection: counted, and limited to the server's message rate. Called
    * once, before the transport has the handler.
+   *
+   * @param routeConfig the route's own connection settings, or null for the server's
    */
-  void servedBy(Serving s) {
+  void servedBy(Serving s, ConnectionConfig routeConfig) {
     serving = s;
     messages = s.messageBucket();
+    this.routeConfig = routeConfig;
+  }
+
+  /** The route's own connection settings, or null for the server's. */
+  @Override
+  public ConnectionConfig connectionConfig() {
+    return routeConfig;
   }
 
   @Override
@@ -410,6 +422,27 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
   }
 
   @Override
+  public java.io.OutputStream sendBinaryStream() {
+    checkMayBlock();
+    return WebSocket.super.sendBinaryStream();
+  }
+
+  @Override
+  public java.io.Writer sendTextWriter() {
+    checkMayBlock();
+    return WebSocket.super.sendTextWriter();
+  }
+
+  /** A stream's writes wait for the socket, which the I/O thread writes: it must not wait. */
+  void checkMayBlock() {
+    if (conn().onIoThread()) {
+      throw new IllegalStateException(
+          "a send stream blocks: write it from another thread than the connection's I/O thread"
+              + " (a listener callback's); for example a virtual thread");
+    }
+  }
+
+  @Override
   public CompletableFuture<Void> sendPing(ByteBuffer data) {
     return api(conn().sendPing(data));
   }
@@ -547,7 +580,8 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
 
   @Override
   public SocketAddress remoteAddress() {
-    return conn().remoteAddress();
+    // A server's: the client the request came from, through a PROXY header or trusted proxies.
+    return request != null ? request.remoteAddress() : conn().remoteAddress();
   }
 
   @Override

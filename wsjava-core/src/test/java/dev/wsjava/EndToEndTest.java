@@ -286,14 +286,14 @@ class EndToEndTest {
     assertThat(echoed.await(90, TimeUnit.SECONDS))
         .as("all echoed; " + echoed.getCount() + " missing; errors: " + errors).isTrue();
     assertThat(errors).isEmpty();
-    assertThat(server.openConnections()).isEqualTo(n);
+    assertThat(server.openTcpConnections()).isEqualTo(n);
     List<CompletableFuture<Void>> closing = new ArrayList<>();
     for (CompletableFuture<WebSocket> f : opening) {
       closing.add(f.join().close());
     }
     CompletableFuture.allOf(closing.toArray(CompletableFuture<?>[]::new)).get(60, TimeUnit.SECONDS);
     Await.until("no connection left open", Duration.ofSeconds(10),
-        () -> server.openConnections() == 0);
+        () -> server.openTcpConnections() == 0);
   }
 
   @ParameterizedTest(name = "{0}")

@@ -46,6 +46,7 @@ class HalfClosedPeerTest {
         WebSocketClient client =
             WebSocketClient.builder()
                 .config(WebSocketConfig.builder().transport(t).closeTimeout(Duration.ofSeconds(20))
+                    .maxOutboundFramePayload(16 << 20) // the peer reads the message as one frame
                     .build())
                 .build()) {
       BlockingQueue<Object> seen = new LinkedBlockingQueue<>();

@@ -79,7 +79,7 @@ class HardeningTest {
   }
 
   void awaitNoConnections(Duration limit) throws InterruptedException {
-    Await.until("no connection left open", limit, () -> server.openConnections() == 0);
+    Await.until("no connection left open", limit, () -> server.openTcpConnections() == 0);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -328,7 +328,7 @@ class HardeningTest {
         .start();
     try (BufferedReader out = peers.inputReader(StandardCharsets.US_ASCII)) {
       String[] open = expectLine(out, "OPEN");
-      int peakOpen = server.openConnections();
+      int peakOpen = server.openTcpConnections();
       long heapOpen = settledHeap() - heapBefore;
       int threadsOpen = Thread.activeCount();
       String[] ended = expectLine(out, "ENDED");

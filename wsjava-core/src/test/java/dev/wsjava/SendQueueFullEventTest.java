@@ -34,7 +34,12 @@ class SendQueueFullEventTest {
   @ParameterizedTest(name = "{0}")
   @EnumSource(Transport.class)
   void refusedSendsAreCountedAndRecorded(Transport t) throws Exception {
-    WebSocketConfig config = WebSocketConfig.builder().transport(t).maxQueuedBytes(BOUND).build();
+    WebSocketConfig config =
+        WebSocketConfig.builder()
+            .transport(t)
+            .maxQueuedBytes(BOUND)
+            .maxOutboundFramePayload(Integer.MAX_VALUE) // the big message in one frame, read below
+            .build();
     CompletableFuture<WebSocket> opened = new CompletableFuture<>();
     List<RecordedEvent> events;
     String clientAddress;

@@ -17,8 +17,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * known session, and accepted with the user attached to the socket otherwise. Messages go to the
  * room, prefixed with the sender's name.
  *
- * <p>Run: {@code java -cp wsjava-core/target/classes:examples/target/classes
- * dev.wsjava.examples.AuthenticatedChat}, open http://localhost:8080/login?user=ada in a browser,
+ * <p>Run: {@code examples/run AuthenticatedChat 8080}, open http://localhost:8080/login?user=ada in a browser,
  * then in its console: {@code new WebSocket("ws://localhost:8080/rooms/lobby")}.
  */
 public final class AuthenticatedChat {
@@ -30,16 +29,17 @@ public final class AuthenticatedChat {
   /**
    * Starts the server and runs until interrupted.
    *
-   * @param args unused
+   * @param args the port (default 8080, 0 for any free one)
    * @throws Exception when the server cannot start
    */
   public static void main(String[] args) throws Exception {
+    int port = args.length > 0 ? Integer.parseInt(args[0]) : 8080;
     Map<String, User> sessions = new ConcurrentHashMap<>();
     Map<String, Set<WebSocket>> rooms = new ConcurrentHashMap<>();
     SecureRandom random = new SecureRandom();
     WebSocketServer server =
         WebSocketServer.builder()
-            .bind("localhost", 8080)
+            .bind("localhost", port)
             .get("/login", req -> {
               String name = req.queryParams().getOrDefault("user", java.util.List.of("")).get(0);
               if (name.isBlank()) {
@@ -52,7 +52,7 @@ public final class AuthenticatedChat {
               return HttpResponse.text(200, "hello " + name + "\n")
                   .withHeader("Set-Cookie", "session=" + session + "; HttpOnly; SameSite=Strict; Path=/");
             })
-            .allowOrigins("http://localhost:8080")
+            .allowOrigins("http://localhost:" + port)
             .onHandshake(req -> {
               User user = sessions.get(String.valueOf(req.cookie("session")));
               return user == null

@@ -25,10 +25,8 @@ import dev.wsjava.WebSocketConfig;
  * <p>Run two (with {@code redis-server} on 6379):
  *
  * <pre>
- * ./mvnw -q -pl examples -am package -DskipTests
- * CP=$(./mvnw -q -pl examples dependency:build-classpath -Dmdep.outputFile=/dev/stdout):examples/target/classes
- * java -cp $CP dev.wsjava.examples.ClusterChat 8081 redis://127.0.0.1:6379 &amp;
- * java -cp $CP dev.wsjava.examples.ClusterChat 8082 redis://127.0.0.1:6379
+ * examples/run ClusterChat 8081 redis://127.0.0.1:6379 &amp;
+ * examples/run ClusterChat 8082 redis://127.0.0.1:6379
  * </pre>
  *
  * then connect one client to ws://localhost:8081/chat and one to ws://localhost:8082/chat.

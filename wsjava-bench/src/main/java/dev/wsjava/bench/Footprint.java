@@ -117,7 +117,7 @@ public final class Footprint {
 
       @Override
       public int open() {
-        return server.openConnections();
+        return server.openTcpConnections();
       }
 
       @Override

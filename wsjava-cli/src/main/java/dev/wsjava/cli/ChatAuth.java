@@ -55,6 +55,36 @@ final class ChatAuth {
     return new ChatAuth(Map.copyOf(t), Map.copyOf(p));
   }
 
+  /** The page's marker that {@link #page} fills in. */
+  static final String PAGE_MARKER = "<meta name=\"wsjava-chat-auth\" content=\"\">";
+
+  /**
+   * The page with what {@code /chat} asks for filled in ({@code token}, {@code basic} or both), so
+   * that its chat asks for that instead of a nickname; unchanged without authentication.
+   *
+   * @param html the page, with {@link #PAGE_MARKER} in it
+   * @param auth the authenticator, or null
+   * @return the page to serve
+   */
+  static String page(String html, ChatAuth auth) {
+    if (!html.contains(PAGE_MARKER)) {
+      throw new IllegalStateException("the page lacks " + PAGE_MARKER + " (a broken build?)");
+    }
+    if (auth == null) {
+      return html;
+    }
+    String mode = (auth.tokens.isEmpty() ? "" : "token ") + (auth.passwords.isEmpty() ? "" : "basic");
+    return html.replace(PAGE_MARKER, PAGE_MARKER.replace("content=\"\"", "content=\"" + mode.strip() + "\""));
+  }
+
+  /** What the banner says of {@code /chat}: how to present oneself, since that names the member. */
+  String howToJoin() {
+    if (passwords.isEmpty()) {
+      return "chat (?token=TOKEN or Authorization: Bearer TOKEN)";
+    }
+    return tokens.isEmpty() ? "chat (Authorization: Basic)" : "chat (?token=TOKEN, Bearer or Basic)";
+  }
+
   /** The hook's decision for an upgrade to {@code /chat}. */
   HandshakeDecision decide(HandshakeRequest req) {
     String user = identify(req);

@@ -22,7 +22,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * that shares it; with its history ({@code --history}), every message reaches members behind a
  * first line {@code "ID chat"}, and a member that comes back with {@code ?last=ID} first gets, on
  * any server, what was said since that message (or the gap signal {@code "- chat"} when the
- * history no longer holds it).
+ * history no longer holds it). With resume tokens (always on in {@code serve}), a member that
+ * comes back with {@code ?resume=TOKEN&offsets=ID%20chat} is resumed by {@link
+ * Topics#resume(WebSocket)} instead, on any server that shares the key.
  */
 final class ChatRoom implements WebSocketListener {
   /** The topic of the room. */
@@ -45,6 +47,7 @@ final class ChatRoom implements WebSocketListener {
     String nick = clean(ws.attachment() instanceof String user ? user : given == null ? "" : given);
     synchronized (this) { // the count and the announcement in one step, so they agree
       members.put(ws, nick);
+      topics.resume(ws); // first: a topic it is resubscribed to here is not subscribed again below
       String last = ws.request().queryParam("last");
       if (last == null || last.isEmpty()) {
         topics.subscribe(ws, TOPIC);

@@ -37,7 +37,8 @@ import picocli.CommandLine.Spec;
 /**
  * {@code wsjava serve}: an echo and chat server with a browser page. {@code /} serves the page,
  * {@code /echo} echoes every message, {@code /chat} sends every message to every client. Runs
- * until Ctrl-C or SIGTERM, then closes every WebSocket with 1001.
+ * until Ctrl-C or SIGTERM, then drains: every WebSocket is closed with 1012, spread over the drain
+ * window, so that behind a balancer the clients reconnect to the other nodes a few at a time.
  */
 @Command(
     name = "serve",
@@ -45,17 +46,23 @@ import picocli.CommandLine.Spec;
     sortOptions = false,
     description = {
       "Echo and chat server with a browser page: / (page), /echo (echo), /chat (everyone's"
-          + " messages to everyone; ?nick=NAME).",
+          + " messages to everyone; ?nick=NAME), /topics (?sub=A,B subscribes; \"TOPIC TEXT\""
+          + " publishes).",
       "Listens on 127.0.0.1 only: --host 0.0.0.0 (or ::) serves other machines too.",
       "--token or --basic-auth admits to /chat only who presents them, named as they say;"
           + " --metrics adds /metrics.",
-      "Ctrl-C or SIGTERM closes every WebSocket with 1001 and stops.",
+      "Ctrl-C or SIGTERM drains: stops accepting, closes every WebSocket with 1012 (service"
+          + " restart) spread over --drain-window, and stops.",
       ""
     },
     footer = {
       "",
-      "A chat client that reads more slowly than the room talks (past --send-queue) is closed"
-          + " with 1008.",
+      "A chat client that reads more slowly than the room talks (past --chat-queue) is closed"
+          + " with 1008, or reset when it does not even take its close frame within 2 s.",
+      "Protective defaults (serve only; the library has none): one client address may hold "
+          + ServeCommand.DEFAULT_MAX_PER_ADDRESS + " WebSockets and open "
+          + ServeCommand.DEFAULT_HANDSHAKE_RATE + "; --max-per-address 0 and --handshake-rate 0"
+          + " lift them.",
       "Sizes take k, m, g (powers of 1024); durations take ms, s, m, h (a bare number is seconds)."
     })
 public final class ServeCommand implements Callable<Integer> {
@@ -108,6 +115,13 @@ public final class ServeCommand implements Callable<Integer> {
       description = "Bytes that may wait to be sent to one client.")
   private long sendQueue;
 
+  @Option(names = "--chat-queue", paramLabel = "SIZE", defaultValue = "1m",
+      converter = Units.SizeConverter.class,
+      description = "Bytes of /chat messages that may wait for one member; past it the member is"
+          + " closed (1008). Not part of --memory-budget: the messages are shared by every"
+          + " member, so size it times the members you expect as the worst case.")
+  private long chatQueue;
+
   @Option(names = "--memory-budget", paramLabel = "SIZE", defaultValue = "0",
       converter = Units.SizeConverter.class,
       description = "Memory all clients together may make the server hold (messages being read,"
@@ -119,6 +133,24 @@ public final class ServeCommand implements Callable<Integer> {
       description = "How long a client may wait for the spent memory budget before the largest"
           + " holder is closed (1008).")
   private Duration memoryStallTimeout;
+
+  /** The default of --max-per-address: a household or an office behind one NAT fits in it. */
+  static final String DEFAULT_MAX_PER_ADDRESS = "256";
+
+  /** The default of --handshake-rate: a reconnect storm of a NAT passes, a flood does not. */
+  static final String DEFAULT_HANDSHAKE_RATE = "100/s";
+
+  @Option(names = "--max-per-address", paramLabel = "N", defaultValue = DEFAULT_MAX_PER_ADDRESS,
+      description = "WebSockets one client IP address may hold open at once; one more is answered"
+          + " 429. 0 for no cap (behind a proxy every client has the proxy's address).")
+  private int maxPerAddress;
+
+  @Option(names = "--handshake-rate", paramLabel = "N/s|0", defaultValue = DEFAULT_HANDSHAKE_RATE,
+      converter = Units.RateConverter.class,
+      description = "WebSocket upgrades one client IP address may make: N a second (N/s; also N/m,"
+          + " N/10s), in bursts of up to N; one more is answered 429 with Retry-After. 0 for no"
+          + " limit.")
+  private Units.Rate handshakeRate;
 
   @Option(names = "--idle-timeout", paramLabel = "DURATION", defaultValue = "0",
       description = "Close (1001) a connection quiet this long; 0 for never.")
@@ -136,11 +168,22 @@ public final class ServeCommand implements Callable<Integer> {
   private String cluster;
 
   @Option(names = "--history", paramLabel = "N", defaultValue = "0",
-      description = "With --cluster redis://: keep about N messages of /chat in Redis, so that a"
-          + " client coming back with the id of the last message it saw (/chat?last=ID; the page"
-          + " does this when its connection drops) gets what it missed, from any server. Messages"
-          + " then carry their id on a first line (\"ID chat\"); 0 for none.")
+      description = "With --cluster: keep about N messages of each topic in Redis (streams) or"
+          + " NATS (JetStream: nats-server -js), so that a client coming back resumes its topics"
+          + " with what it missed, from any server (the page does this when its connection"
+          + " drops). Messages then carry their id on a first line (\"ID chat\"); 0 for none.")
   private int history;
+
+  @Option(names = "--resume-key", paramLabel = "KEY", defaultValue = "${env:WSJAVA_RESUME_KEY}",
+      description = "The key that signs resume tokens (16 characters or more), the same on every"
+          + " server; default $WSJAVA_RESUME_KEY, else one made from the --cluster URI (any"
+          + " server of the cluster can then resume any client), else a random one.")
+  private String resumeKey;
+
+  @Option(names = "--resume-window", paramLabel = "DURATION", defaultValue = "2m",
+      description = "How long a client that left may come back and resume its topics (default"
+          + " ${DEFAULT-VALUE}).")
+  private Duration resumeWindow;
 
   @Mixin private SocketBufferOptions socketBuffers;
 
@@ -153,6 +196,30 @@ public final class ServeCommand implements Callable<Integer> {
       description = "Admit to /chat only clients with HTTP Basic credentials; the chat calls them"
           + " USER. Repeatable; others get 401.")
   private List<String> users = new ArrayList<>();
+
+  @Option(names = "--proxy-protocol",
+      description = "Require a PROXY protocol header (v1 or v2, as HAProxy's send-proxy and"
+          + " send-proxy-v2 and cloud TCP balancers send it) before every connection, and take the"
+          + " client's address from it. Only for a port that nothing but the balancer reaches.")
+  private boolean proxyProtocol;
+
+  @Option(names = "--trusted-proxy", paramLabel = "CIDR",
+      description = "Believe X-Forwarded-For and Forwarded from this address or range (an HTTP"
+          + " balancer such as nginx, e.g. 127.0.0.1 or 10.0.0.0/8): the client is the right-most"
+          + " address there that is not a trusted proxy. Repeatable.")
+  private List<String> trustedProxies = new ArrayList<>();
+
+  @Option(names = "--drain-window", paramLabel = "DURATION", defaultValue = "10s",
+      description = "On Ctrl-C or SIGTERM, close the WebSockets with 1012 one after the other over"
+          + " this long, so that they reconnect to the other nodes gradually; 0 closes all at once."
+          + " With the 5 s left for closing handshakes it fits the 30 s a container platform"
+          + " usually waits after SIGTERM.")
+  private Duration drainWindow;
+
+  @Option(names = "--log-connections",
+      description = "Print a line for every WebSocket upgrade, with the client's address (as the"
+          + " PROXY header or a trusted proxy says).")
+  private boolean logConnections;
 
   @Option(names = "--metrics",
       description = "Serve the server's counters at /metrics in Prometheus text format.")
@@ -174,9 +241,9 @@ public final class ServeCommand implements Callable<Integer> {
     out.flush();
     Shutdown.await("wsjava-shutdown", () -> {
       parent.io().err().println(
-          "wsjava serve: shutting down, closing "
-              + running.server().openConnections() + " connection(s) with 1001");
-      running.close();
+          "wsjava serve: draining, closing " + running.server().stats().connectionsOpen()
+              + " WebSocket(s) with 1012 over " + drainWindow.toMillis() + " ms");
+      running.drain(drainWindow);
     });
     return 0;
   }
@@ -193,8 +260,15 @@ public final class ServeCommand implements Callable<Integer> {
     PrintStream err = parent.io().err();
     Usage.checkListenPort(spec, "--port", port);
     listen.checkResolvable();
-    if (maxMessage < 1 || sendQueue < 1) {
-      throw new ParameterException(spec.commandLine(), "--max-message and --send-queue must be positive");
+    if (maxPerAddress < 0) {
+      throw new ParameterException(spec.commandLine(), "--max-per-address takes 0 (no cap) or more");
+    }
+    if (drainWindow.isNegative()) {
+      throw new ParameterException(spec.commandLine(), "--drain-window must not be negative");
+    }
+    if (maxMessage < 1 || sendQueue < 1 || chatQueue < 1) {
+      throw new ParameterException(
+          spec.commandLine(), "--max-message, --send-queue and --chat-queue must be positive");
     }
     WebSocketConfig config =
         Units.messagesUpTo(socketBuffers.applyTo(WebSocketConfig.builder()), maxMessage)
@@ -209,13 +283,13 @@ public final class ServeCommand implements Callable<Integer> {
             .build();
     SelfSignedCertificate generated = selfSigned ? SelfSignedCertificate.create() : null;
     SSLContext tls = tls(generated);
-    String page = resource("index.html");
     ChatAuth auth;
     try {
       auth = ChatAuth.of(tokens, users);
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }
+    String page = ChatAuth.page(resource("index.html"), auth);
     Topics topics = topics();
     ChatRoom chat = new ChatRoom(topics);
     PrometheusMeterRegistry registry =
@@ -226,13 +300,36 @@ public final class ServeCommand implements Callable<Integer> {
             .config(config)
             .get("/", req -> HttpResponse.html(200, page).withHeader("Cache-Control", "no-store"))
             .websocket("/echo", new EchoListener())
-            .websocket("/chat", chat);
+            .websocket("/chat", chat)
+            .websocket("/topics", new TopicsRoute(topics));
     if (tls != null) {
       builder.tls(tls);
     }
-    if (auth != null) {
-      builder.onHandshake(
-          req -> req.path().equals("/chat") ? auth.decide(req) : HandshakeDecision.accept());
+    // Protective defaults of the CLI only: the library sets no caps unless asked.
+    if (maxPerAddress > 0) {
+      builder.maxConnectionsPerAddress(maxPerAddress);
+    }
+    if (!handshakeRate.off()) {
+      builder.maxHandshakeRatePerAddress(handshakeRate.count(), handshakeRate.window());
+    }
+    if (proxyProtocol) {
+      builder.requireProxyProtocol();
+    }
+    try {
+      builder.trustedProxies(trustedProxies.toArray(String[]::new));
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), "--trusted-proxy: " + e.getMessage());
+    }
+    if (auth != null || logConnections) {
+      builder.onHandshake(req -> {
+        HandshakeDecision d =
+            auth != null && req.path().equals("/chat") ? auth.decide(req) : HandshakeDecision.accept();
+        if (logConnections) {
+          err.println("wsjava serve: " + (d.isAccepted() ? "upgrade " : "refused " + d.status() + " ")
+              + req.path() + " from " + address(req.remoteAddress()));
+        }
+        return d;
+      });
     }
     if (registry != null) {
       builder.get(
@@ -256,6 +353,12 @@ public final class ServeCommand implements Callable<Integer> {
     if (registry != null) {
       new WsjavaMetrics(server, Tags.of("server", "wsjava-serve")).bindTo(registry);
     }
+    TlsWatch watch = null;
+    if (keystore != null || certPem != null) {
+      WebSocketServer started = server;
+      watch = new TlsWatch(keystore != null ? List.of(keystore) : List.of(certPem, keyPem),
+          () -> tls(null), started::reloadTls, err).start();
+    }
     err.println(
         "wsjava serve: " + transport.name().toLowerCase(Locale.ROOT) + " transport, permessage-deflate "
             + (noDeflate ? "off" : "on") + ", messages up to " + Units.formatSize(maxMessage)
@@ -263,7 +366,10 @@ public final class ServeCommand implements Callable<Integer> {
             + (listen.everyInterface() ? ", listening on every interface" : "")
             + (cluster != null ? ", /chat shared through " + cluster : "")
             + (auth != null ? ", /chat needs " + (users.isEmpty() ? "a token" : "credentials") : "")
-            + (registry != null ? ", metrics at /metrics" : ""));
+            + (registry != null ? ", metrics at /metrics" : "")
+            + (proxyProtocol ? ", PROXY protocol required" : "")
+            + (trustedProxies.isEmpty() ? "" : ", trusting forwarding fields from " + trustedProxies)
+            + (watch != null ? ", certificate reloaded when its files change" : ""));
     if (generated != null) {
       err.println(
           "wsjava serve: self-signed development certificate for localhost, 127.0.0.1, ::1\n"
@@ -271,24 +377,24 @@ public final class ServeCommand implements Callable<Integer> {
               + "  PEM     " + generated.certificatePem()
               + "  (wsjava connect --cacert " + generated.certificatePem() + " URL)");
     }
-    return new Running(server, chat, topics, urls(tls != null, server.port(), registry != null),
-        generated);
+    return new Running(server, chat, topics, urls(tls != null, server.port(), registry != null, auth),
+        generated, watch);
   }
 
   /**
    * The room's topics: a slow member is closed with 1008; with --cluster, shared (Redis, NATS),
-   * and with --history, recoverable (Redis only).
+   * and with --history, recoverable; every connection gets resume tokens.
    */
   private Topics topics() {
     Topics.Builder b = Topics.builder()
-        .maxQueuedBytes(sendQueue)
-        .overflow(Topics.Overflow.CLOSE_POLICY_VIOLATION);
+        .maxQueuedBytes(chatQueue)
+        .overflow(Topics.Overflow.CLOSE_POLICY_VIOLATION)
+        .resume(resumeKey(), resumeWindow);
     boolean redis = cluster != null
         && (cluster.startsWith("redis://") || cluster.startsWith("rediss://"));
-    if (history < 0 || (history > 0 && !redis)) {
+    if (history < 0 || (history > 0 && cluster == null)) {
       throw new ParameterException(spec.commandLine(), "--history takes a count of 0 or more, and"
-          + " only with --cluster redis://HOST:PORT (a single server and NATS keep no history),"
-          + " not " + history);
+          + " only with --cluster URI (a single server keeps no history), not " + history);
     }
     if (redis) {
       b.backplane(RedisBackplane.builder().uri(cluster).history(history).build());
@@ -298,9 +404,34 @@ public final class ServeCommand implements Callable<Integer> {
             + " (redis://HOST:PORT, rediss://HOST:PORT) or a NATS URL (nats://HOST:PORT,"
             + " tls://HOST:PORT), not " + cluster);
       }
-      b.backplane(NatsBackplane.builder().url(cluster).build());
+      b.backplane(NatsBackplane.builder().url(cluster).history(history).build());
     }
     return b.build();
+  }
+
+  /** The key of the resume tokens: --resume-key, else made from the cluster URI, else random. */
+  private byte[] resumeKey() {
+    if (resumeWindow.isNegative() || resumeWindow.isZero()) {
+      throw new ParameterException(spec.commandLine(), "--resume-window must be more than zero");
+    }
+    if (resumeKey != null && !resumeKey.isEmpty()) {
+      if (resumeKey.length() < 16) {
+        throw new ParameterException(spec.commandLine(),
+            "--resume-key takes 16 characters or more, not " + resumeKey.length());
+      }
+      return resumeKey.getBytes(StandardCharsets.UTF_8);
+    }
+    byte[] key = new byte[32];
+    if (cluster == null) {
+      new java.security.SecureRandom().nextBytes(key);
+      return key;
+    }
+    try {
+      return java.security.MessageDigest.getInstance("SHA-256")
+          .digest(("wsjava serve resume " + cluster).getBytes(StandardCharsets.UTF_8));
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("SHA-256 is part of every JDK", e);
+    }
   }
 
   private SSLContext tls(SelfSignedCertificate generated)
@@ -332,18 +463,29 @@ public final class ServeCommand implements Callable<Integer> {
     return null;
   }
 
-  private List<String> urls(boolean secure, int boundPort, boolean withMetrics) {
+  private List<String> urls(boolean secure, int boundPort, boolean withMetrics, ChatAuth auth) {
     String authority = listen.authority(boundPort);
     String http = secure ? "https://" : "http://";
     String ws = secure ? "wss://" : "ws://";
     List<String> urls = new ArrayList<>();
     urls.add(String.format("%-34s browser page: chat and echo", http + authority + "/"));
     urls.add(String.format("%-34s echo", ws + authority + "/echo"));
-    urls.add(String.format("%-34s chat (?nick=NAME)", ws + authority + "/chat"));
+    urls.add(String.format("%-34s %s", ws + authority + "/chat",
+        auth == null ? "chat (?nick=NAME)" : auth.howToJoin()));
+    urls.add(String.format("%-34s topics (?sub=A,B; send \"TOPIC TEXT\")", ws + authority + "/topics"));
     if (withMetrics) {
       urls.add(String.format("%-34s metrics (Prometheus text)", http + authority + "/metrics"));
     }
     return urls;
+  }
+
+  /** An address as {@code 127.0.0.1:4711} (or {@code [::1]:4711}), without a leading slash. */
+  static String address(java.net.SocketAddress a) {
+    if (a instanceof java.net.InetSocketAddress i && i.getAddress() != null) {
+      String host = i.getAddress().getHostAddress();
+      return (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + i.getPort();
+    }
+    return String.valueOf(a);
   }
 
   private static String resource(String name) throws IOException {
@@ -362,9 +504,11 @@ public final class ServeCommand implements Callable<Integer> {
     private final Topics topics;
     private final List<String> urls;
     private final SelfSignedCertificate certificate;
+    private final TlsWatch tlsWatch;
 
     Running(WebSocketServer server, ChatRoom chat, Topics topics, List<String> urls,
-        SelfSignedCertificate certificate) {
+        SelfSignedCertificate certificate, TlsWatch tlsWatch) {
+      this.tlsWatch = tlsWatch;
       this.server = server;
       this.chat = chat;
       this.topics = topics;
@@ -413,9 +557,36 @@ public final class ServeCommand implements Callable<Integer> {
       return chat;
     }
 
+    /** What watches the certificate's files, or null without --keystore and --cert. */
+    TlsWatch tlsWatch() {
+      return tlsWatch;
+    }
+
+    /**
+     * Drains (see {@link WebSocketServer#drain}): every WebSocket is closed with 1012, spread over
+     * {@code window}; then stops like {@link #close()}.
+     *
+     * @param window the spread
+     */
+    public void drain(Duration window) {
+      try {
+        server.drain(window).get(
+            window.plus(WebSocketServer.DRAIN_FLUSH_GRACE).toMillis() + 10_000,
+            java.util.concurrent.TimeUnit.MILLISECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+        // stopped anyway below
+      }
+      close();
+    }
+
     /** Closes every WebSocket with 1001 (bounded wait), stops, and deletes generated files. */
     @Override
     public void close() {
+      if (tlsWatch != null) {
+        tlsWatch.close();
+      }
       server.close();
       topics.close();
       if (certificate != null) {

@@ -8,7 +8,10 @@ import java.util.regex.Pattern;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
-/** Reads the sizes and durations options take: {@code 64k}, {@code 16m}, {@code 10s}, {@code 500ms}. */
+/**
+ * Reads the sizes, durations and rates options take: {@code 64k}, {@code 16m}, {@code 10s},
+ * {@code 500ms}, {@code 20/s}.
+ */
 final class Units {
   private static final Pattern SIZE = Pattern.compile("(\\d+)\\s*([kmg]?)(?:i?b)?");
   private static final Pattern DURATION = Pattern.compile("(\\d+)\\s*(ms|s|m|h)?");
@@ -66,6 +69,54 @@ final class Units {
     };
   }
 
+  /**
+   * A rate: {@code count} events per {@code window}; {@link #OFF} (count 0) for none.
+   *
+   * @param count events per window, 0 for no limit
+   * @param window the window
+   */
+  record Rate(int count, Duration window) {
+    static final Rate OFF = new Rate(0, Duration.ofSeconds(1));
+
+    boolean off() {
+      return count == 0;
+    }
+
+    @Override
+    public String toString() {
+      return off() ? "0" : count + "/" + (window.equals(Duration.ofSeconds(1)) ? "s"
+          : window.equals(Duration.ofMinutes(1)) ? "m" : window.toMillis() + "ms");
+    }
+  }
+
+  /**
+   * Parses a rate: {@code N/s}, {@code N/m}, {@code N/h} or {@code N/DURATION} (e.g. {@code 20/s},
+   * {@code 100/10s}); {@code 0} for none.
+   */
+  static Rate rate(String text) {
+    String t = text.trim().toLowerCase(Locale.ROOT);
+    if (t.equals("0")) {
+      return Rate.OFF;
+    }
+    int slash = t.indexOf('/');
+    String error = "'" + text + "' is not a rate: use a count per time (e.g. 20/s, 600/m) or 0";
+    if (slash < 1) {
+      throw new IllegalArgumentException(error);
+    }
+    int count;
+    try {
+      count = Integer.parseInt(t.substring(0, slash).trim());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(error);
+    }
+    String per = t.substring(slash + 1).trim();
+    Duration window = duration(per.matches("ms|s|m|h") ? "1" + per : per);
+    if (count < 1 || window.isZero()) {
+      throw new IllegalArgumentException(error);
+    }
+    return new Rate(count, window);
+  }
+
   /** Formats a byte count the way {@link #size} reads it, for messages: {@code 16m}, {@code 1500}. */
   static String formatSize(long bytes) {
     for (String[] unit : new String[][] {{"30", "g"}, {"20", "m"}, {"10", "k"}}) {
@@ -88,6 +139,18 @@ final class Units {
     public Long convert(String value) {
       try {
         return size(value);
+      } catch (IllegalArgumentException e) {
+        throw new TypeConversionException(e.getMessage());
+      }
+    }
+  }
+
+  /** The picocli converter for rate options. */
+  static final class RateConverter implements ITypeConverter<Rate> {
+    @Override
+    public Rate convert(String value) {
+      try {
+        return rate(value);
       } catch (IllegalArgumentException e) {
         throw new TypeConversionException(e.getMessage());
       }

@@ -29,22 +29,13 @@ import org.junit.jupiter.api.Timeout;
 class BrowserTest {
   private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
   private static final Path SCRIPT_DIR = Path.of(System.getProperty("basedir", "."), "src/test/browser");
-  private static final Path OUT = Path.of(System.getProperty("basedir", "."), "target/browser");
+  static final Path OUT = Path.of(System.getProperty("basedir", "."), "target/browser");
   private static final long NPM_MINUTES = 5;
   private static final long SCRIPT_MINUTES = 3;
 
   @Test
   void headlessChromiumUsesThePageOverWsAndWss() throws Exception {
-    if (!Files.isExecutable(CHROMIUM)) {
-      fail("BrowserTest needs " + CHROMIUM + ": install the Debian package chromium (apt-get install chromium)");
-    }
-    requireTool("node", "nodejs");
-    Files.createDirectories(OUT);
-    if (!Files.isDirectory(SCRIPT_DIR.resolve("node_modules/playwright-core"))) {
-      requireTool("npm", "npm");
-      Run npm = run(List.of("npm", "ci", "--no-audit", "--no-fund"), OUT.resolve("npm-ci.log"), NPM_MINUTES);
-      assertThat(npm.exit()).as("npm ci in %s failed:%n%s", SCRIPT_DIR, npm.output()).isZero();
-    }
+    requireBrowser();
     for (String shot : List.of("ws.png", "wss.png", "narrow.png")) {
       Files.deleteIfExists(OUT.resolve(shot));
     }
@@ -70,10 +61,27 @@ class BrowserTest {
     assertThat(OUT.resolve("narrow.png")).isNotEmptyFile();
   }
 
-  private record Run(int exit, String output) {}
+  record Run(int exit, String output) {}
+
+  /**
+   * Fails, naming the Debian package, without Chromium or node; installs playwright-core with
+   * {@code npm ci} when it is missing; makes {@link #OUT}.
+   */
+  static void requireBrowser() throws IOException, InterruptedException {
+    if (!Files.isExecutable(CHROMIUM)) {
+      fail("BrowserTest needs " + CHROMIUM + ": install the Debian package chromium (apt-get install chromium)");
+    }
+    requireTool("node", "nodejs");
+    Files.createDirectories(OUT);
+    if (!Files.isDirectory(SCRIPT_DIR.resolve("node_modules/playwright-core"))) {
+      requireTool("npm", "npm");
+      Run npm = run(List.of("npm", "ci", "--no-audit", "--no-fund"), OUT.resolve("npm-ci.log"), NPM_MINUTES);
+      assertThat(npm.exit()).as("npm ci in %s failed:%n%s", SCRIPT_DIR, npm.output()).isZero();
+    }
+  }
 
   /** Runs a command in the script's directory, output to {@code log}, at most {@code minutes}. */
-  private static Run run(List<String> command, Path log, long minutes) throws IOException, InterruptedException {
+  static Run run(List<String> command, Path log, long minutes) throws IOException, InterruptedException {
     Process p = new ProcessBuilder(command)
         .directory(SCRIPT_DIR.toFile())
         .redirectErrorStream(true)
@@ -95,7 +103,7 @@ class BrowserTest {
   }
 
   /** Fails, naming the Debian package, when {@code tool} does not run. */
-  private static void requireTool(String tool, String debianPackage) throws InterruptedException {
+  static void requireTool(String tool, String debianPackage) throws InterruptedException {
     try {
       Process p = new ProcessBuilder(tool, "--version").redirectErrorStream(true).start();
       p.getInputStream().readAllBytes();

@@ -128,4 +128,31 @@ final class RawWebSocket {
     out.write(frame.toByteArray());
     out.flush();
   }
+
+  /**
+   * Reads what a client that did not read was sent, now: {@code "close N"} for a close frame with
+   * code N, {@code "reset"} when the connection was reset, {@code "eof"} when it ended without a
+   * close frame, {@code "timeout"} when nothing more came for 30 s.
+   */
+  static String closeOutcome(Socket s) {
+    try {
+      s.setSoTimeout(30_000);
+      java.io.DataInputStream in =
+          new java.io.DataInputStream(new java.io.BufferedInputStream(s.getInputStream()));
+      while (true) {
+        Frame f = read(in);
+        if (f.opcode() == 8) {
+          return "close " + (((f.payload()[0] & 0xff) << 8) | (f.payload()[1] & 0xff));
+        }
+      }
+    } catch (java.io.EOFException e) {
+      return "eof";
+    } catch (java.net.SocketTimeoutException e) {
+      return "timeout";
+    } catch (java.net.SocketException e) {
+      return "reset";
+    } catch (IOException e) {
+      return "error: " + e;
+    }
+  }
 }

@@ -6,11 +6,15 @@ import dev.wsjava.Message;
 import dev.wsjava.WebSocket;
 import dev.wsjava.WebSocketClient;
 import dev.wsjava.handshake.HandshakeException;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.HashMap;
@@ -19,6 +23,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 /** {@code wsjava serve --token / --basic-auth / --metrics}. */
 @Timeout(value = 90, unit = TimeUnit.SECONDS)
@@ -79,6 +84,8 @@ class ServeAuthAndMetricsTest {
         ws.sendText("abcd");
         assertThat(ws.receive(WAIT)).isEqualTo(new Message.Text("abcd"));
       }
+      ws.sendText("h\u00e9\u00e9"); // 3 characters, 5 bytes of UTF-8: the payload counts bytes
+      assertThat(ws.receive(WAIT)).isEqualTo(new Message.Text("h\u00e9\u00e9"));
       HttpResponse<String> scrape =
           http.send(
               HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/metrics")).build(),
@@ -89,12 +96,69 @@ class ServeAuthAndMetricsTest {
       assertThat(samples).containsEntry("wsjava_connections_open{server=\"wsjava-serve\"}", 1.0);
       assertThat(samples).containsEntry("wsjava_connections_opened_total{server=\"wsjava-serve\"}", 1.0);
       assertThat(samples)
-          .containsEntry("wsjava_messages_total{direction=\"in\",server=\"wsjava-serve\"}", 3.0)
-          .containsEntry("wsjava_payload_bytes_total{direction=\"out\",server=\"wsjava-serve\"}", 12.0)
+          .containsEntry("wsjava_messages_total{direction=\"in\",server=\"wsjava-serve\"}", 4.0)
+          .containsEntry("wsjava_payload_bytes_total{direction=\"out\",server=\"wsjava-serve\"}", 17.0)
           .containsEntry(
               "wsjava_handshakes_rejected_total{reason=\"application\",server=\"wsjava-serve\"}", 0.0);
+      assertThat(scrape.body()).contains("# HELP wsjava_payload_bytes_total Payload bytes of the"
+          + " messages received or sent (text as UTF-8, uncompressed)");
       ws.close();
     }
+  }
+
+  @Test
+  void withATokenTheBannerAndThePageAskForItNotForANickname() throws Exception {
+    try (ServeCommand.Running token = Cli.serve("--port", "0", "--token", "alice=s3cret");
+        ServeCommand.Running basic = Cli.serve("--port", "0", "--basic-auth", "carol:pw");
+        ServeCommand.Running open = Cli.serve("--port", "0");
+        HttpClient http = HttpClient.newHttpClient()) {
+      assertThat(chatLine(token)).endsWith("chat (?token=TOKEN or Authorization: Bearer TOKEN)")
+          .doesNotContain("nick");
+      assertThat(chatLine(basic)).endsWith("chat (Authorization: Basic)").doesNotContain("nick");
+      assertThat(chatLine(open)).endsWith("chat (?nick=NAME)");
+      assertThat(page(http, token)).contains("<meta name=\"wsjava-chat-auth\" content=\"token\">");
+      assertThat(page(http, basic)).contains("<meta name=\"wsjava-chat-auth\" content=\"basic\">");
+      assertThat(page(http, open)).contains("<meta name=\"wsjava-chat-auth\" content=\"\">");
+    }
+  }
+
+  /** The real process: nothing but our own lines on stderr, no "SLF4J: ..." from Micrometer or Lettuce. */
+  @Test
+  void metricsStartWithoutLoggingWarnings(@TempDir Path dir) throws Exception {
+    Path stderr = dir.resolve("stderr");
+    Process p = new ProcessBuilder(
+            Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp", System.getProperty("java.class.path"),
+            "dev.wsjava.cli.Main", "serve", "--port", "0", "--metrics")
+        .redirectError(stderr.toFile()) // destroy() closes the pipes: stderr goes to a file
+        .start();
+    try {
+      BufferedReader out =
+          new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+      String line;
+      do {
+        line = out.readLine();
+      } while (line != null && !line.contains("/metrics"));
+      assertThat(line).as("the metrics URL line").isNotNull();
+      p.destroy(); // SIGTERM: a graceful stop, stderr then ends
+      assertThat(p.waitFor(20, TimeUnit.SECONDS)).isTrue();
+      String err = Files.readString(stderr);
+      assertThat(err).doesNotContain("SLF4J")
+          .startsWith("wsjava serve: nio transport")
+          .contains("metrics at /metrics");
+    } finally {
+      p.destroyForcibly();
+    }
+  }
+
+  private static String chatLine(ServeCommand.Running server) {
+    return server.urls().stream().filter(u -> u.contains("/chat ")).findFirst().orElseThrow();
+  }
+
+  private static String page(HttpClient http, ServeCommand.Running server) throws Exception {
+    return http.send(
+            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/")).build(),
+            HttpResponse.BodyHandlers.ofString())
+        .body();
   }
 
   /** Prometheus text exposition: {@code name{labels} value} per sample, comments skipped. */

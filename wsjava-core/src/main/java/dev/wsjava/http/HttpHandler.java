@@ -1,13 +1,11 @@
 package dev.wsjava.http;
 
-import dev.wsjava.internal.http.HttpConnection;
-
 /**
  * Answers a request on a plain HTTP route (RFC 9110 §9: the method's semantics are the handler's).
  * A handler runs on the thread that feeds the connection and must be thread-safe, since one handler
  * serves every connection. What it throws is answered 500 and closes that connection; the exception
- * is kept for the transport to log ({@link HttpConnection#handlerFailure()}) and never sent to the
- * client.
+ * is never sent to the client, which gets a plain 500 page; catch and log what the handler's callers
+ * must know.
  */
 @FunctionalInterface
 public interface HttpHandler {

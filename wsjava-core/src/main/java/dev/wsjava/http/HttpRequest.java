@@ -1,5 +1,7 @@
 package dev.wsjava.http;
 
+import dev.wsjava.WebSocketServer;
+
 import dev.wsjava.Headers;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -68,6 +70,16 @@ public interface HttpRequest {
   default String queryParam(String name) {
     List<String> values = queryParams().get(name);
     return values == null ? null : values.get(0);
+  }
+
+  /**
+   * Returns the server that received this request, for a handler that reports on it (a health
+   * route reading {@link WebSocketServer#stats()}, say) or shuts it down.
+   *
+   * @return the server; null for a request the server did not make (a test double)
+   */
+  default WebSocketServer server() {
+    return null;
   }
 
   /**

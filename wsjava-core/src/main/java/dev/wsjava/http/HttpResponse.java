@@ -1,6 +1,5 @@
 package dev.wsjava.http;
 
-import dev.wsjava.internal.http.ResponseWriter;
 import dev.wsjava.Headers;
 import dev.wsjava.handshake.HttpStatus;
 import java.nio.ByteBuffer;
@@ -12,7 +11,7 @@ import java.util.Objects;
 /**
  * RFC 9110 §15: a final response a handler returns: status, content type, more header fields and
  * the whole body. The framing fields ({@code Content-Length}, {@code Connection}, {@code
- * Transfer-Encoding}) are not the handler's: {@link ResponseWriter} writes them. Immutable and
+ * Transfer-Encoding}) are not the handler's: the server writes them. Immutable and
  * thread-safe; {@link #withHeader} returns a copy.
  */
 public final class HttpResponse {
@@ -21,6 +20,9 @@ public final class HttpResponse {
 
   /** The content type of {@link #html} responses. */
   public static final String TEXT_HTML = "text/html; charset=utf-8";
+
+  /** The content type of {@link #json} responses (RFC 8259 §11: JSON is UTF-8, no charset). */
+  public static final String APPLICATION_JSON = "application/json";
 
   private static final ByteBuffer NO_BODY = ByteBuffer.allocate(0).asReadOnlyBuffer();
 
@@ -70,6 +72,18 @@ public final class HttpResponse {
   }
 
   /**
+   * Creates a JSON response from JSON text the caller made (the core has no JSON library: use
+   * yours, or a text block); the text is sent as it is, not checked.
+   *
+   * @param status 200 to 599
+   * @param json the body, JSON text, sent as UTF-8
+   * @return the response, {@code application/json}
+   */
+  public static HttpResponse json(int status, String json) {
+    return new HttpResponse(status, APPLICATION_JSON, Headers.empty(), utf8(json));
+  }
+
+  /**
    * Creates a response with a body of any type.
    *
    * @param status 200 to 599
@@ -94,8 +108,8 @@ public final class HttpResponse {
 
   /**
    * Creates the short plain text page the server answers errors with: the status and its reason
-   * phrase, for example {@code 404 Not Found} and a newline (the same page {@link
-   * dev.wsjava.handshake.ServerHandshake#reject(int, String)} sends).
+   * phrase, for example {@code 404 Not Found} and a newline (the same page a rejected WebSocket
+   * upgrade without a body of its own gets).
    *
    * @param status 200 to 599, usually 4xx or 5xx
    * @return the response
@@ -141,17 +155,19 @@ public final class HttpResponse {
   /**
    * Returns a copy with one more header field.
    *
-   * @param name a token; not {@code Content-Type} (given by the factory) nor a framing field
-   *     ({@code Content-Length}, {@code Connection}, {@code Transfer-Encoding}), which the writer
-   *     owns
+   * @param name a token; not a framing field ({@code Content-Length}, {@code Connection}, {@code
+   *     Transfer-Encoding}), which the writer owns. {@code Content-Type} replaces the factory's
+   *     type, for example {@code text/csv; charset=utf-8} on a {@link #text} response
    * @param value the value; no CR, LF or other control
    * @return the new response
    * @throws IllegalArgumentException for an invalid or reserved field
    */
   public HttpResponse withHeader(String name, String value) {
     String n = name.toLowerCase(Locale.ROOT);
-    if (n.equals("content-type")
-        || n.equals("content-length")
+    if (n.equals("content-type")) {
+      return withContentType(value);
+    }
+    if (n.equals("content-length")
         || n.equals("connection")
         || n.equals("transfer-encoding")) {
       throw new IllegalArgumentException(
@@ -159,6 +175,11 @@ public final class HttpResponse {
     }
     return new HttpResponse(
         status, contentType, headers.toBuilder().add(name, value).build(), body);
+  }
+
+  /** A copy with another content type; a 204 or 304 refuses one. */
+  private HttpResponse withContentType(String value) {
+    return new HttpResponse(status, Objects.requireNonNull(value, "value"), headers, body);
   }
 
   /**

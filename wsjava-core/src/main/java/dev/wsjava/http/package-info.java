@@ -5,6 +5,6 @@
  * {@code WebSocketServer.Builder.get} and {@code route}.
  *
  * <p>Exported by the module. The HTTP/1.1 connection that parses, routes and writes
- * (keep-alive, pipelining, bodies, limits) is internal, in {@code dev.wsjava.internal.http}.
+ * (keep-alive, pipelining, bodies, limits) is internal to the module.
  */
 package dev.wsjava.http;

@@ -32,6 +32,8 @@ final class Outbound {
   final OutboundQueue queue = new OutboundQueue();
   private final Extension[] extensions;
   private final MaskKeySource maskKeys; // a client's; null for a server, which does not mask
+  /** The largest data frame payload sent: larger messages go out as several frames. */
+  private final int maxFrame;
 
   /** Whether a message is being sent in fragments (its final fragment not sent yet). */
   boolean sendingFragments;
@@ -58,9 +60,11 @@ final class Outbound {
    * @param role the session's role: a client masks what it sends
    * @param extensions the negotiated extensions
    * @param lender where large frames are encoded, or null for heap buffers
+   * @param maxFrame the largest data frame payload to send, at least 1
    */
-  Outbound(Role role, Extension[] extensions, FrameBuffers lender) {
+  Outbound(Role role, Extension[] extensions, FrameBuffers lender, int maxFrame) {
     this.extensions = extensions;
+    this.maxFrame = maxFrame;
     this.maskKeys = role.masksOutbound() ? new MaskKeySource() : null;
     if (lender != null) {
       queue.lendFrom(lender);
@@ -79,27 +83,69 @@ final class Outbound {
     queue.frame(true, 0, op, payload, maskKeys != null, nextMaskKey());
   }
 
-  /** Queues a data frame, run through the extensions' encoders first. */
+  /**
+   * Queues a data message or fragment, run through the extensions' encoders first, as frames of
+   * at most {@code maxFrame} payload bytes: the first carries the opcode (and the extensions' RSV
+   * bits when {@code first}), the others are continuations, the last has {@code fin}. Through
+   * extensions the input is encoded one {@code maxFrame} slice at a time, so the encoded bytes
+   * held at once stay near one frame whatever the message's size.
+   */
   void data(Opcode opcode, ByteBuffer payload, boolean first, boolean fin) {
     if (extensions.length == 0) {
+      int end = payload.limit();
+      while (end - payload.position() > maxFrame) {
+        payload.limit(payload.position() + maxFrame);
+        queue.frame(false, 0, opcode, payload, maskKeys != null, nextMaskKey());
+        payload.position(payload.limit()).limit(end);
+        opcode = Opcode.CONTINUATION;
+      }
       queue.frame(fin, 0, opcode, payload, maskKeys != null, nextMaskKey());
-      payload.position(payload.limit());
+      payload.position(end);
       return;
     }
     if (first) {
       Arrays.fill(encodeStarted, false);
     }
-    encodeRsv = 0;
-    if (encoded != null) {
-      encoded.clear();
-    }
-    try {
-      encode(0, payload, fin);
-    } catch (ProtocolException e) {
-      throw new IllegalStateException("an extension failed to encode: " + e.getMessage(), e);
-    }
-    ByteBuffer out = encoded == null ? EMPTY : encoded.flip();
-    queue.frame(fin, first ? encodeRsv : 0, opcode, out, maskKeys != null, nextMaskKey());
+    int rsv = 0;
+    boolean opened = false; // whether a frame of this call went out (the later ones continue it)
+    int end = payload.limit();
+    do {
+      int sliceEnd = (int) Math.min(end, (long) payload.position() + maxFrame);
+      boolean lastSlice = sliceEnd == end;
+      payload.limit(sliceEnd);
+      encodeRsv = 0;
+      if (encoded != null) {
+        encoded.clear();
+      }
+      try {
+        encode(0, payload, fin && lastSlice);
+      } catch (ProtocolException e) {
+        throw new IllegalStateException("an extension failed to encode: " + e.getMessage(), e);
+      } finally {
+        payload.limit(end);
+      }
+      payload.position(sliceEnd);
+      if (!opened) {
+        rsv = first ? encodeRsv : 0;
+      }
+      ByteBuffer out = encoded == null ? EMPTY : encoded.flip();
+      // The encoded slice, in frames of at most maxFrame (compression may have grown it).
+      do {
+        int frameEnd = Math.min(out.limit(), out.position() + maxFrame);
+        boolean finalFrame = fin && lastSlice && frameEnd == out.limit();
+        int outEnd = out.limit();
+        out.limit(frameEnd);
+        queue.frame(
+            finalFrame,
+            opened ? 0 : rsv,
+            opened ? Opcode.CONTINUATION : opcode,
+            out,
+            maskKeys != null,
+            nextMaskKey());
+        out.position(frameEnd).limit(outEnd);
+        opened = true;
+      } while (out.hasRemaining());
+    } while (payload.hasRemaining());
     if (encoded != null && encoded.capacity() > KEEP_ENCODED) {
       encoded = null;
     }

@@ -472,10 +472,10 @@ public final class Session {
   }
 
   /**
-   * Queues a whole data frame encoded elsewhere ({@link SharedFrameEncoder}), as it is: the same
-   * bytes may be queued on many sessions at once, so nothing may write into them.
+   * Queues a whole message's frames encoded elsewhere ({@link SharedFrameEncoder}), as they are:
+   * the same bytes may be queued on many sessions at once, so nothing may write into them.
    *
-   * @param frame an unmasked server frame, position to limit; queued without a copy
+   * @param frame a message's unmasked server frames, position to limit; queued without a copy
    * @throws IllegalStateException after this end sent a close frame, or while a fragmented
    *     message is being sent (see {@link #sendingFragments()})
    */
@@ -487,13 +487,25 @@ public final class Session {
           "a fragmented message is being sent: finish it with a final fragment first");
     }
     out.queue.add(frame);
-    out.tally.add(frame.remaining() - headerLength(frame), true);
+    out.tally.add(frame.remaining() - headersLength(frame), true);
   }
 
-  /** The header length of an unmasked frame: 2 bytes, and 2 or 8 more for a long payload. */
-  private static int headerLength(ByteBuffer frame) {
-    int length7 = frame.get(frame.position() + 1) & 0x7f;
-    return length7 < 126 ? 2 : length7 == 126 ? 4 : 10;
+  /**
+   * The header bytes of a message's unmasked frames, back to back: 2 bytes each, and 2 or 8 more
+   * for a long payload.
+   */
+  private static long headersLength(ByteBuffer frames) {
+    long headers = 0;
+    int at = frames.position();
+    while (at < frames.limit()) {
+      int length7 = frames.get(at + 1) & 0x7f;
+      int header = length7 < 126 ? 2 : length7 == 126 ? 4 : 10;
+      long payload =
+          length7 < 126 ? length7 : length7 == 126 ? frames.getShort(at + 2) & 0xffff : frames.getLong(at + 2);
+      headers += header;
+      at = Math.toIntExact(at + header + payload);
+    }
+    return headers;
   }
 
   /**
@@ -552,7 +564,8 @@ public final class Session {
 
   /**
    * Returns a key equal for sessions that encode every whole message to the same bytes (a server
-   * without extensions, or with a permessage-deflate that keeps no context), or {@code null} when
+   * without extensions, or with a permessage-deflate that keeps no context, and with the same
+   * outbound frame size), or {@code null} when
    * this session's frames depend on its own state (a client masks, a compressor keeps context).
    *
    * @return the key, or {@code null}
@@ -561,14 +574,18 @@ public final class Session {
     if (role.masksOutbound()) {
       return null;
     }
+    Object encoding = null;
     if (extensions.length == 0) {
-      return SharedFrameEncoder.PLAIN;
+      encoding = SharedFrameEncoder.PLAIN;
+    } else if (extensions.length == 1 && extensions[0] instanceof DeflateExtension d) {
+      encoding = d.sharedForm();
     }
-    if (extensions.length == 1 && extensions[0] instanceof DeflateExtension d) {
-      return d.sharedForm();
-    }
-    return null;
+    // The frame size is part of the form: routes may send in frames of different sizes.
+    return encoding == null ? null : new SharedForm(encoding, config.maxOutboundFrame());
   }
+
+  /** What makes two sessions' frames of a whole message the same bytes. */
+  private record SharedForm(Object encoding, int maxOutboundFrame) {}
 
   /**
    * Makes an encoder of whole messages into frames identical to this session's, for sending one
@@ -617,7 +634,7 @@ public final class Session {
   private Outbound outbound() {
     Outbound out = outbound;
     if (out == null) {
-      out = outbound = new Outbound(role, extensions, lender);
+      out = outbound = new Outbound(role, extensions, lender, config.maxOutboundFrame());
     }
     return out;
   }

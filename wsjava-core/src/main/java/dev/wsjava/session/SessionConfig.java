@@ -11,11 +11,34 @@ import java.util.Objects;
  *     requires an answer; turn this off only to answer by hand)
  * @param streamMessages whether data messages are reported piece by piece ({@link
  *     SessionListener#onMessagePart}) instead of whole ({@link SessionListener#onMessage})
+ * @param maxOutboundFrame the largest payload of a data frame this end sends: a message (or a
+ *     fragment) whose payload, compressed or not, is larger goes out as several frames
  */
-public record SessionConfig(Limits limits, boolean autoPong, boolean streamMessages) {
+public record SessionConfig(
+    Limits limits, boolean autoPong, boolean streamMessages, int maxOutboundFrame) {
 
-  /** Default limits, auto-pong on, whole messages. */
+  /**
+   * The default outbound frame payload: 1 MiB. Below every frame limit a peer sets for large
+   * messages (this library's 16 MiB, browsers' and most servers' none), so a large message is not
+   * refused for its frame; large enough that a 1 MiB message stays one frame and a 200 MiB send
+   * costs about what one frame does, where 64 KiB frames (Netty's default frame limit) cost about
+   * twice the CPU time (docs/benchmarks/LARGE-MESSAGES.md, "Sending large messages").
+   */
+  public static final int DEFAULT_MAX_OUTBOUND_FRAME = 1024 * 1024;
+
+  /** Default limits, auto-pong on, whole messages, 1 MiB outbound frames. */
   public static final SessionConfig DEFAULTS = new SessionConfig(Limits.DEFAULTS, true, false);
+
+  /**
+   * A configuration with {@link #DEFAULT_MAX_OUTBOUND_FRAME}.
+   *
+   * @param limits must not be null
+   * @param autoPong whether to answer pings
+   * @param streamMessages whether to stream messages
+   */
+  public SessionConfig(Limits limits, boolean autoPong, boolean streamMessages) {
+    this(limits, autoPong, streamMessages, DEFAULT_MAX_OUTBOUND_FRAME);
+  }
 
   /**
    * Checks the configuration.
@@ -23,9 +46,13 @@ public record SessionConfig(Limits limits, boolean autoPong, boolean streamMessa
    * @param limits must not be null
    * @param autoPong whether to answer pings
    * @param streamMessages whether to stream messages
+   * @param maxOutboundFrame at least 1
    */
   public SessionConfig {
     Objects.requireNonNull(limits, "limits");
+    if (maxOutboundFrame < 1) {
+      throw new IllegalArgumentException("maxOutboundFrame must be positive: " + maxOutboundFrame);
+    }
   }
 
   /**
@@ -35,7 +62,7 @@ public record SessionConfig(Limits limits, boolean autoPong, boolean streamMessa
    * @return a new config
    */
   public SessionConfig withLimits(Limits limits) {
-    return new SessionConfig(limits, autoPong, streamMessages);
+    return new SessionConfig(limits, autoPong, streamMessages, maxOutboundFrame);
   }
 
   /**
@@ -45,7 +72,7 @@ public record SessionConfig(Limits limits, boolean autoPong, boolean streamMessa
    * @return a new config
    */
   public SessionConfig withStreamMessages(boolean stream) {
-    return new SessionConfig(limits, autoPong, stream);
+    return new SessionConfig(limits, autoPong, stream, maxOutboundFrame);
   }
 
   /**
@@ -55,6 +82,6 @@ public record SessionConfig(Limits limits, boolean autoPong, boolean streamMessa
    * @return a new config
    */
   public SessionConfig withAutoPong(boolean on) {
-    return new SessionConfig(limits, on, streamMessages);
+    return new SessionConfig(limits, on, streamMessages, maxOutboundFrame);
   }
 }

@@ -27,11 +27,12 @@ public final class SharedFrameEncoder {
   }
 
   /**
-   * Encodes a whole message into one frame.
+   * Encodes a whole message into its frames: one, or several of at most the sessions' outbound
+   * frame size, back to back.
    *
    * @param type {@link Opcode#TEXT} (valid UTF-8) or {@link Opcode#BINARY}
    * @param payload the message, position to limit; not consumed
-   * @return the frame, in a heap buffer of its own that nothing writes into again
+   * @return the frames, in a heap buffer of their own that nothing writes into again
    */
   public synchronized ByteBuffer encode(Opcode type, ByteBuffer payload) {
     session.sendMessage(type, payload.duplicate());

@@ -61,8 +61,6 @@ public abstract class Connection {
   private final MemoryBudget.Account memory;
   /** Queued outbound bytes charged to {@link #memory} (past the first {@link #FREE_QUEUE}). */
   private long outboundCharged;
-  /** Bytes a fan-out (topics) holds for this connection, charged to {@link #memory}. */
-  private long fanOutCharged;
   /** Reading waits until the outbound queue is empty ({@link #pauseReadingUntilSent()}). */
   private boolean drainPause;
   /** Bytes of received messages the application holds (see {@link #chargeHeld}); under lock. */
@@ -396,7 +394,10 @@ public abstract class Connection {
   /**
    * Stops reading at once, even inside what was already read, or resumes: for a consumer of a
    * streamed message that holds a piece and takes no more until it has used it. Called inside
-   * {@link ConnectionHandler#onMessagePart} on the I/O thread to stop, from any thread to resume.
+   * {@link ConnectionHandler#onMessagePart} on the I/O thread to stop (it takes effect before the
+   * next event), from any thread to resume. One flag, not a count; from another thread the change
+   * is applied in the I/O thread's order ({@link #setPaused}), so a resume may land after a pause
+   * the I/O thread made meanwhile: callers resume only a pause they saw made.
    *
    * @param paused true to stop reading, false to resume
    */
@@ -590,6 +591,17 @@ public abstract class Connection {
   public abstract SocketAddress remoteAddress();
 
   /**
+   * Returns whether the calling thread is this connection's I/O thread (its event loop, or the
+   * thread that reads it and runs its events): a thread that must never wait for a send to be
+   * written, since it is the one that would write it.
+   *
+   * @return true on the I/O thread
+   */
+  public boolean onIoThread() {
+    return false;
+  }
+
+  /**
    * Returns this end's address.
    *
    * @return the local socket address
@@ -761,40 +773,27 @@ public abstract class Connection {
   }
 
   /**
-   * Charges the messages a fan-out (topics) holds for this connection, outside its own queue, to
-   * its memory budget, as an overdraft like the outbound queue: a publication is never refused for
-   * the budget's sake. While it holds any, the connection counts as a holder whose peer does not
-   * read ({@link MemoryBudget.Account#stuck}): when others wait for memory past the stall timeout
-   * and it holds the most, it is dropped. Nothing is charged once the connection is closed.
-   *
-   * @param bytes what the fan-out holds for it now, 0 when nothing
+   * Closes the socket at once with a TCP reset (SO_LINGER 0, then close): what is queued or in the
+   * socket's send buffer is thrown away and the peer sees "connection reset". For a peer that does
+   * not read, which a closing handshake could never reach and an orderly close would leave holding
+   * kernel memory for minutes. Safe from any thread; idempotent.
    */
-  public final void chargeFanOut(long bytes) {
-    long was;
-    boolean drainPaused;
-    ReentrantLock lock = lock();
-    lock.lock();
+  public final void reset() {
     try {
-      was = fanOutCharged;
-      if (bytes > was && session.state() == Session.State.CLOSED) {
-        return; // its memory is released with the socket, and must stay so
-      }
-      fanOutCharged = bytes;
-      if (bytes > was) {
-        memory.chargeOver(bytes - was);
-      } else if (bytes < was) {
-        memory.release(was - bytes);
-      }
-      drainPaused = drainPause;
-    } finally {
-      lock.unlock();
+      lingerZero();
+    } catch (java.io.IOException | RuntimeException e) {
+      // already closed, or the option is refused: the close below is what counts
     }
-    if (bytes > 0 && !memory.isStalled()) { // a stalled reader keeps waiting to be woken
-      memory.stuck(this::abort);
-    } else if (was > 0 && !drainPaused) {
-      memory.unstuck();
-    }
+    abort();
   }
+
+  /**
+   * Sets SO_LINGER 0 on the socket, so that {@link #closeSocket()} resets the connection; the
+   * default does nothing (a transport without a TCP socket).
+   *
+   * @throws java.io.IOException when the socket refuses the option
+   */
+  protected void lingerZero() throws java.io.IOException {}
 
   /**
    * Returns the thread that should write a fan-out's messages to this connection (its event loop),
@@ -1095,8 +1094,7 @@ public abstract class Connection {
       closeReported = true;
       outboundCharged = 0;
       heldByApp = 0;
-      fanOutCharged = 0;
-      memory.releaseAll(); // the queue, the message being read, the inbox's and the fan-out's charge
+      memory.releaseAll(); // the queue, the message being read and the inbox's charge
       code = session.closeCode();
       reason = session.closeReason();
     } finally {

@@ -10,6 +10,17 @@ import java.nio.ByteBuffer;
 public interface ConnectionHandler {
 
   /**
+   * Server side: the settings this handler's connection runs with, when its route has its own
+   * (limits, streaming, queue bound, timeouts); read once, when the upgrade is accepted, before
+   * the connection is made. The transport's settings by default.
+   *
+   * @return the settings, or null for the transport's
+   */
+  default ConnectionConfig connectionConfig() {
+    return null;
+  }
+
+  /**
    * Client side, before {@link #onOpen}: the server's 101 response, for its header fields (cookies,
    * custom fields). Ignored by default.
    *

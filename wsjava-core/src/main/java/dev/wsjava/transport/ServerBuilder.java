@@ -36,6 +36,7 @@ public abstract class ServerBuilder<B extends ServerBuilder<B>> {
   private Router<Acceptor> router;
   private HttpLimits httpLimits = HttpLimits.defaults();
   private Refusals refusals = (remote, status, reason) -> {};
+  private boolean proxyProtocol;
 
   /** For subclasses. */
   protected ServerBuilder() {}
@@ -125,6 +126,22 @@ public abstract class ServerBuilder<B extends ServerBuilder<B>> {
     return self();
   }
 
+  /**
+   * Requires every connection to start with a PROXY protocol header (version 1 or 2, as HAProxy's
+   * {@code send-proxy} and {@code send-proxy-v2} and cloud L4 balancers send it), read before TLS
+   * and HTTP within the handshake timeout; its source address is then the connection's remote
+   * address. A connection without a valid header is closed without an answer and reported to
+   * {@link #refusals} with status 0. Off by default, and then a header is not looked for: a client
+   * sending one is answered 400 like any request that is not HTTP.
+   *
+   * @param required whether the header is required
+   * @return this builder
+   */
+  public B proxyProtocol(boolean required) {
+    this.proxyProtocol = required;
+    return self();
+  }
+
   /** Whether a TLS server asks its clients for certificates. */
   public enum ClientAuth {
     /** Does not ask. */
@@ -193,7 +210,8 @@ public abstract class ServerBuilder<B extends ServerBuilder<B>> {
      * An upgrade request was answered with a refusal and its connection is closing.
      *
      * @param remote the peer's address
-     * @param status the HTTP status answered
+     * @param status the HTTP status answered; 0 when nothing could be answered (a missing or bad
+     *     PROXY protocol header)
      * @param reason why, for a log
      */
     void refused(SocketAddress remote, int status, String reason);
@@ -226,7 +244,7 @@ public abstract class ServerBuilder<B extends ServerBuilder<B>> {
     return new Options(
         host == null ? new InetSocketAddress(port) : new InetSocketAddress(host, port),
         backlog, handshakeConfig, connectionConfig, tls, clientAuth, handlers, router, httpLimits,
-        refusals);
+        refusals, proxyProtocol);
   }
 
   /**
@@ -242,6 +260,7 @@ public abstract class ServerBuilder<B extends ServerBuilder<B>> {
    * @param router the routes, or null with handlers
    * @param httpLimits the HTTP front's limits
    * @param refusals told of the upgrades the transport refused by itself
+   * @param proxyProtocol whether every connection must start with a PROXY protocol header
    */
   public record Options(
       InetSocketAddress address,
@@ -253,5 +272,6 @@ public abstract class ServerBuilder<B extends ServerBuilder<B>> {
       Acceptor handlers,
       Router<Acceptor> router,
       HttpLimits httpLimits,
-      Refusals refusals) {}
+      Refusals refusals,
+      boolean proxyProtocol) {}
 }

@@ -37,6 +37,20 @@ public interface ServerTransport extends AutoCloseable {
    */
   boolean shutdown(Duration grace) throws InterruptedException;
 
+  /**
+   * Stops accepting connections (the listening socket closes, so a balancer's health check sees
+   * the node leave) and leaves the open ones alone; for a drain. Idempotent.
+   */
+  void stopAccepting();
+
+  /**
+   * Serves new connections with this TLS context from now on; open ones keep theirs.
+   *
+   * @param context the new context (key material, trust)
+   * @throws IllegalStateException when the server was started without TLS
+   */
+  void reloadTls(javax.net.ssl.SSLContext context);
+
   /** Shuts down with a default grace period. */
   @Override
   void close();

@@ -141,6 +141,18 @@ public final class Upgrades {
   }
 
   /**
+   * Returns the settings an accepted connection runs with: its route's own, else the server's.
+   *
+   * @param answer an accepted answer
+   * @param server the server's settings
+   * @return the settings to make the connection with
+   */
+  public static ConnectionConfig config(Answer answer, ConnectionConfig server) {
+    ConnectionConfig own = answer.handler().connectionConfig();
+    return own != null ? own : server;
+  }
+
+  /**
    * Turns a decided verdict into the answer for the accepted handshake: the 101 stands, is rebuilt
    * with the verdict's subprotocol and fields, or is replaced by the refusal. A subprotocol the
    * client did not offer, or a field the handshake owns, is a 500.

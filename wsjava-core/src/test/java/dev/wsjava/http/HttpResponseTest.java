@@ -54,11 +54,20 @@ class HttpResponseTest {
   }
 
   @ParameterizedTest(name = "{0}")
-  @ValueSource(strings = {"Content-Length", "connection", "Transfer-Encoding", "Content-Type"})
+  @ValueSource(strings = {"Content-Length", "connection", "Transfer-Encoding"})
   void theWritersFieldsCannotBeAdded(String name) {
     assertThatThrownBy(() -> HttpResponse.empty(200).withHeader(name, "x"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("may not be added");
+  }
+
+  @Test
+  void contentTypeReplacesTheFactorysType() {
+    HttpResponse csv = HttpResponse.text(200, "a,b").withHeader("Content-Type", "text/csv");
+    assertThat(csv.contentType()).isEqualTo("text/csv");
+    assertThat(csv.headers().first("Content-Type")).isNull(); // one field, written from the type
+    assertThatThrownBy(() -> HttpResponse.text(200, "x").withHeader("Content-Type", "a\r\nb"))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 
   @Test

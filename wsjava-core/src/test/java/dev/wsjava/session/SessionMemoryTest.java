@@ -31,7 +31,9 @@ class SessionMemoryTest {
 
   /** The wire bytes of a message a client sends in fragments of {@code fragment} bytes. */
   static byte[] fragmented(byte[] message, int fragment, List<Extension> extensions) {
-    Session client = new Session(Role.CLIENT, SessionConfig.DEFAULTS, extensions);
+    // Frames as the caller cut them: no outbound frame size splits them further.
+    Session client =
+        new Session(Role.CLIENT, new SessionConfig(Limits.DEFAULTS, true, false, Integer.MAX_VALUE), extensions);
     for (int at = 0; at < message.length; at += fragment) {
       int n = Math.min(fragment, message.length - at);
       client.sendFragment(

@@ -7,6 +7,7 @@ import dev.wsjava.extension.ByteSink;
 import dev.wsjava.extension.Extension;
 import dev.wsjava.protocol.Opcode;
 import dev.wsjava.ProtocolException;
+import dev.wsjava.protocol.Limits;
 import dev.wsjava.protocol.Role;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -305,10 +306,23 @@ class SessionTest {
 
   @Test
   void aLargeMessageGetsABufferOfItsOwn() throws Exception {
-    Session s = server();
+    Session s = new Session(Role.SERVER, new SessionConfig(Limits.DEFAULTS, true, false, 200_000), List.of());
     s.sendMessage(Opcode.BINARY, ByteBuffer.allocate(100_000));
     List<Wire.Sent> sent = Wire.drain(s);
     assertThat(sent).singleElement().satisfies(f -> assertThat(f.payload()).hasSize(100_000));
+  }
+
+  @Test
+  void aMessageLargerThanTheOutboundFrameSizeGoesOutInFramesOfThatSize() throws Exception {
+    Session s = new Session(Role.SERVER, new SessionConfig(Limits.DEFAULTS, true, false, 65536), List.of());
+    byte[] message = new byte[150_000];
+    new java.util.Random(7).nextBytes(message);
+    s.sendMessage(Opcode.BINARY, ByteBuffer.wrap(message));
+    List<Wire.Sent> sent = Wire.drain(s);
+    assertThat(sent).extracting(f -> f.payload().length).containsExactly(65536, 65536, 150_000 - 131072);
+    assertThat(sent).extracting(Wire.Sent::opcode)
+        .containsExactly(Opcode.BINARY, Opcode.CONTINUATION, Opcode.CONTINUATION);
+    assertThat(sent).extracting(Wire.Sent::fin).containsExactly(false, false, true);
   }
 
   // ---- an idle session holds neither half; each is made, and works, at its first use ----

@@ -38,6 +38,10 @@ import java.util.function.ToDoubleFunction;
  * <p>Thread-safe.
  */
 public final class WsjavaMetrics implements MeterBinder {
+  /** The payload counter's help: bytes, as {@link WebSocketServer.Stats#bytesIn()} counts them. */
+  static final String PAYLOAD_HELP =
+      "Payload bytes of the messages received or sent (text as UTF-8, uncompressed)";
+
   private final WebSocketServer server;
   private final Iterable<Tag> tags;
 
@@ -74,15 +78,16 @@ public final class WsjavaMetrics implements MeterBinder {
     rejected(registry, "address_full", s -> s.stats().rejectedAddressFull());
     rejected(registry, "handshake_rate", s -> s.stats().rejectedHandshakeRate());
     rejected(registry, "protocol", s -> s.stats().rejectedByProtocol());
+    rejected(registry, "proxy_header", s -> s.stats().rejectedProxyHeader());
     counter(registry, "wsjava.message.rate.closes", "Connections closed 1008 for their message rate",
         null, Tags.empty(), s -> s.stats().closedForMessageRate());
     counter(registry, "wsjava.messages", "Messages received or sent", null,
         Tags.of("direction", "in"), s -> s.stats().messagesIn());
     counter(registry, "wsjava.messages", "Messages received or sent", null,
         Tags.of("direction", "out"), s -> s.stats().messagesOut());
-    counter(registry, "wsjava.payload", "Payload received or sent (text out in chars)",
+    counter(registry, "wsjava.payload", PAYLOAD_HELP,
         BaseUnits.BYTES, Tags.of("direction", "in"), s -> s.stats().bytesIn());
-    counter(registry, "wsjava.payload", "Payload received or sent (text out in chars)",
+    counter(registry, "wsjava.payload", PAYLOAD_HELP,
         BaseUnits.BYTES, Tags.of("direction", "out"), s -> s.stats().bytesOut());
     counter(registry, "wsjava.send.queue.full", "Sends refused for a full outbound queue",
         null, Tags.empty(), s -> s.stats().sendQueueFull());

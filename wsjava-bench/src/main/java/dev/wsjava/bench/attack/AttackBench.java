@@ -165,7 +165,7 @@ public final class AttackBench {
   }
 
   /** A server process with its GC log; stopped by its own id. */
-  private static final class Forked implements AutoCloseable {
+  static final class Forked implements AutoCloseable {
     private static final Pattern GC = Pattern.compile("(\\d+)([KMG])->\\d+[KMG]\\(\\d+[KMG]\\)");
     final Process process;
     final Path dir;
@@ -178,12 +178,26 @@ public final class AttackBench {
     }
 
     static Forked start(Path root, String server, boolean deflate) throws IOException, InterruptedException {
+      return start(root, server, deflate, 0, List.of());
+    }
+
+    /**
+     * Starts a server.
+     *
+     * @param nofile the process's descriptor limit ({@code ulimit -n}), or 0 to inherit it
+     * @param serveArgs more options for {@code wsjava serve} (none for Netty)
+     */
+    static Forked start(Path root, String server, boolean deflate, int nofile,
+        List<String> serveArgs) throws IOException, InterruptedException {
       int port;
       try (ServerSocket free = new ServerSocket(0)) {
         port = free.getLocalPort();
       }
       Path dir = Files.createTempDirectory("attack-" + server);
       List<String> cmd = new ArrayList<>();
+      if (nofile > 0) { // bash lowers the limit, then becomes the server (the same process id)
+        cmd.addAll(List.of("bash", "-c", "ulimit -n " + nofile + " && exec \"$@\"", "bash"));
+      }
       if (new File("/usr/bin/taskset").canExecute() && Runtime.getRuntime().availableProcessors() > 1) {
         cmd.addAll(List.of("taskset", "-c", "0")); // as the suite: servers on CPU 0
       }
@@ -202,6 +216,7 @@ public final class AttackBench {
         cmd.addAll(List.of("-cp", root.resolve("wsjava-cli/target/wsjava.jar").toString(),
             "dev.wsjava.cli.Main", "serve", "--port", Integer.toString(port),
             "--transport", server.substring("wsjava-".length())));
+        cmd.addAll(serveArgs);
       } else {
         throw new IllegalArgumentException("unknown server " + server);
       }
@@ -457,7 +472,7 @@ public final class AttackBench {
    *
    * @return the close code, "eof", "reset", "timeout", or "done" when four messages came
    */
-  private static String readUntilClose(Socket socket, List<byte[]> collect) {
+  static String readUntilClose(Socket socket, List<byte[]> collect) {
     try {
       socket.setSoTimeout(collect == null ? 0 : LATE_WAIT_MS);
       DataInputStream in = new DataInputStream(socket.getInputStream());
@@ -525,7 +540,7 @@ public final class AttackBench {
    * Writes a client frame masked with the all-zero key (the payload goes as it is), 1 MiB at a
    * time, adding to {@code sent} what the socket took.
    */
-  private static void writeFrame(OutputStream out, int opcode, boolean fin, int rsv, byte[] payload,
+  static void writeFrame(OutputStream out, int opcode, boolean fin, int rsv, byte[] payload,
       AtomicLong sent) throws IOException {
     ByteArrayOutputStream head = new ByteArrayOutputStream(14);
     head.write((fin ? 0x80 : 0) | rsv << 4 | opcode);
@@ -552,7 +567,7 @@ public final class AttackBench {
   private static byte[] bomb;
 
   /** 1 GiB of zeros deflated, without the sync flush's trailer (RFC 7692 §7.2.1): about 1 MiB. */
-  private static synchronized byte[] bomb() throws IOException {
+  static synchronized byte[] bomb() throws IOException {
     if (bomb == null) {
       Deflater d = new Deflater(Deflater.BEST_COMPRESSION, true);
       ByteArrayOutputStream out = new ByteArrayOutputStream();

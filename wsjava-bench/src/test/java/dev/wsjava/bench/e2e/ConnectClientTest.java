@@ -46,11 +46,11 @@ class ConnectClientTest {
       // read the server's close frame; the server forgets the connection just after writing it, so
       // the last one may still be counted for a moment: wait for it, within a bound.
       long deadline = System.nanoTime() + 5_000_000_000L;
-      while (server.openConnections() > 0 && System.nanoTime() < deadline) {
+      while (server.openTcpConnections() > 0 && System.nanoTime() < deadline) {
         Thread.onSpinWait();
         Thread.yield();
       }
-      assertThat(server.openConnections()).isZero();
+      assertThat(server.openTcpConnections()).isZero();
     }
   }
 

@@ -136,10 +136,10 @@ class LoadClientTest {
         @Override
         public int read() {
           long end = System.nanoTime() + 10_000_000_000L;
-          while (server.openConnections() < 50 && System.nanoTime() < end) {
+          while (server.openTcpConnections() < 50 && System.nanoTime() < end) {
             Thread.onSpinWait();
           }
-          seenByServer[0] = server.openConnections();
+          seenByServer[0] = server.openTcpConnections();
           return -1;
         }
       };

@@ -11,6 +11,8 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -43,9 +45,13 @@ import java.util.concurrent.atomic.LongAdder;
  * reconnect, a check restarts a connection whose client does not write again (counted in {@link
  * #writerRestarts()}).
  *
- * <p><b>No history.</b> This backplane keeps none ({@link #keepsHistory()} is false): a
+ * <p><b>History.</b> By default this backplane keeps none ({@link #keepsHistory()} is false): a
  * subscriber that comes back with the id of the last message it saw receives the gap signal of
- * {@link Topics.Envelope}, exactly as on a single node, and reloads its state.
+ * {@link Topics.Envelope}, exactly as on a single node, and reloads its state. With {@link
+ * Builder#history(int)} (JetStream, {@code nats-server -js}) it keeps the last N messages of each
+ * topic in one stream, whose sequence numbers are the ids: every node, the publishing one too,
+ * receives each topic through an ordered JetStream consumer, so all deliver one order, and a
+ * subscriber that comes back gets what it missed from the stream (see docs/TOPICS.md).
  *
  * <p>Subjects: {@code <prefix><topic>}, the topic escaped so that any name is one valid subject
  * token: letters, digits, {@code -} and {@code _} stand for themselves, every other UTF-8 octet is
@@ -65,6 +71,13 @@ public final class NatsBackplane implements Topics.Backplane {
   private final String url;
   private final String prefix;
   private final Duration reconnectDelay;
+  private final int history; // 0: core NATS, no history
+  private final String stream; // the JetStream stream's name, with a history
+  private volatile io.nats.client.JetStream js;
+  private volatile io.nats.client.JetStreamManagement jsm;
+  /** With a history: each topic's ordered consumer, once JetStream has made it. */
+  private final ConcurrentHashMap<String, CompletableFuture<io.nats.client.JetStreamSubscription>>
+      consumers = new ConcurrentHashMap<>();
   private final Sequences sequences = new Sequences();
   /** The NATS subscription of each topic this node has subscribers for. */
   private final ConcurrentHashMap<String, io.nats.client.Subscription> subjects =
@@ -84,6 +97,8 @@ public final class NatsBackplane implements Topics.Backplane {
     this.url = b.url;
     this.prefix = b.prefix;
     this.reconnectDelay = b.reconnectDelay;
+    this.history = b.history;
+    this.stream = b.prefix.replaceAll("[^A-Za-z0-9_-]", "_") + "history";
   }
 
   /**
@@ -126,6 +141,9 @@ public final class NatsBackplane implements Topics.Backplane {
       throw new IllegalStateException("interrupted while connecting to NATS at " + url, e);
     }
     dispatcher = connection.createDispatcher();
+    if (history > 0) {
+      startStream();
+    }
     ScheduledExecutorService w = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "wsjava-nats-watchdog");
       t.setDaemon(true);
@@ -178,8 +196,164 @@ public final class NatsBackplane implements Topics.Backplane {
     }
   }
 
+  /** Makes (or updates) the stream that keeps the last {@code history} messages of each topic. */
+  private void startStream() {
+    io.nats.client.api.StreamConfiguration config = io.nats.client.api.StreamConfiguration.builder()
+        .name(stream)
+        .subjects(prefix + ">")
+        .maxMessagesPerSubject(history)
+        .storageType(io.nats.client.api.StorageType.File)
+        .build();
+    try {
+      jsm = connection.jetStreamManagement();
+      js = connection.jetStream();
+      try {
+        jsm.addStream(config);
+      } catch (io.nats.client.JetStreamApiException exists) {
+        jsm.updateStream(config); // made before, perhaps with another bound
+      }
+    } catch (IOException | io.nats.client.JetStreamApiException e) {
+      throw new IllegalStateException("cannot make the JetStream stream " + stream + " on " + url
+          + " (is the server started with -js?): " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public boolean keepsHistory() {
+    return history > 0;
+  }
+
+  /**
+   * Reads from the stream what {@code topic} got after {@code lastId} (a stream sequence number),
+   * once this node's consumer of the topic is made: what the stream stores after that point
+   * reaches this node live, so nothing falls between. Null when the stream no longer holds the
+   * message right after {@code lastId} (the first one it holds of the topic is later), or the id
+   * is not a number.
+   */
+  @Override
+  public CompletableFuture<List<Topics.Backplane.Entry>> history(String topic, String lastId) {
+    long after;
+    try {
+      after = Long.parseLong(lastId);
+    } catch (NumberFormatException e) {
+      return CompletableFuture.completedFuture(null);
+    }
+    CompletableFuture<io.nats.client.JetStreamSubscription> live = consumers.get(topic);
+    if (live == null || after < 0) {
+      return CompletableFuture.completedFuture(null);
+    }
+    return live.thenApplyAsync(sub -> read(subject(topic), after), HISTORY_READERS);
+  }
+
+  private static final java.util.concurrent.Executor HISTORY_READERS =
+      Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("wsjava-nats-history").factory());
+
+  private List<Topics.Backplane.Entry> read(String subject, long after) {
+    try {
+      io.nats.client.api.MessageInfo first;
+      io.nats.client.api.MessageInfo last;
+      try {
+        first = jsm.getFirstMessage(stream, subject);
+        last = jsm.getLastMessage(stream, subject);
+      } catch (io.nats.client.JetStreamApiException none) {
+        return null; // the stream holds nothing of the topic: what it missed is gone
+      }
+      if (first.getSeq() > after) {
+        return null; // trimmed past it
+      }
+      List<Topics.Backplane.Entry> missed = new ArrayList<>();
+      if (after >= last.getSeq()) {
+        return missed;
+      }
+      // One ordered consumer from the id on streams what was missed (flow-controlled), instead of
+      // a request per message: a hundred clients back at once after a node died each miss many.
+      io.nats.client.JetStreamSubscription sub = js.subscribe(subject,
+          io.nats.client.PushSubscribeOptions.builder().ordered(true)
+              .configuration(io.nats.client.api.ConsumerConfiguration.builder()
+                  .deliverPolicy(io.nats.client.api.DeliverPolicy.ByStartSequence)
+                  .startSequence(after + 1).build())
+              .build());
+      try {
+        while (true) {
+          io.nats.client.Message m = sub.nextMessage(HISTORY_READ);
+          if (m == null) {
+            return null; // the stream did not send what it holds in time: a gap
+          }
+          long seq = m.metaData().streamSequence();
+          if (seq > last.getSeq()) {
+            break; // stored after the read began: it comes live
+          }
+          byte[] data = m.getData();
+          if (data != null && data.length >= 1) {
+            missed.add(new Topics.Backplane.Entry(Long.toString(seq), data[0] == 1,
+                ByteBuffer.wrap(data, 1, data.length - 1)));
+          }
+          if (seq == last.getSeq()) {
+            break;
+          }
+        }
+      } finally {
+        try {
+          sub.unsubscribe();
+        } catch (IllegalStateException closed) {
+          // closing
+        }
+      }
+      return missed;
+    } catch (IOException | io.nats.client.JetStreamApiException e) {
+      return null;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return null;
+    }
+  }
+
+  /** How long a history read waits for the next stored message before it calls it a gap. */
+  private static final Duration HISTORY_READ = Duration.ofSeconds(5);
+
+  @Override
+  public int compareIds(String a, String b) {
+    return Long.compare(Long.parseLong(a), Long.parseLong(b));
+  }
+
+  /**
+   * With a history, this node receives {@code topic} through an ordered consumer of the stream
+   * (messages from now on, each with its sequence number), made off the caller's thread: it is a
+   * request to the server, and this is called under the topics' locks.
+   */
+  private void subscribeStream(String topic) {
+    consumers.computeIfAbsent(topic, t -> CompletableFuture.supplyAsync(() -> {
+      try {
+        return js.subscribe(subject(t), dispatcher, m -> receiveStored(t, m), false,
+            io.nats.client.PushSubscribeOptions.builder().ordered(true)
+                .configuration(io.nats.client.api.ConsumerConfiguration.builder()
+                    .deliverPolicy(io.nats.client.api.DeliverPolicy.New).build())
+                .build());
+      } catch (IOException | io.nats.client.JetStreamApiException e) {
+        throw new IllegalStateException("cannot consume " + t + " from " + stream, e);
+      }
+    }, HISTORY_READERS));
+  }
+
+  private void receiveStored(String topic, io.nats.client.Message m) {
+    byte[] data = m.getData();
+    if (data == null || data.length < 1 || !m.isJetStream()) {
+      return;
+    }
+    received.increment();
+    Topics t = topics;
+    if (t != null) {
+      t.publishLocal(topic, Long.toString(m.metaData().streamSequence()), data[0] == 1,
+          ByteBuffer.wrap(data, 1, data.length - 1));
+    }
+  }
+
   @Override
   public void subscribe(String topic) {
+    if (history > 0) {
+      subscribeStream(topic);
+      return;
+    }
     Dispatcher d = dispatcher;
     // While disconnected the client registers it and subscribes when the connection is back.
     subjects.computeIfAbsent(topic, t -> d.subscribe(subject(t), m -> receive(t, m.getData())));
@@ -187,6 +361,17 @@ public final class NatsBackplane implements Topics.Backplane {
 
   @Override
   public void unsubscribe(String topic) {
+    CompletableFuture<io.nats.client.JetStreamSubscription> consumer = consumers.remove(topic);
+    if (consumer != null) {
+      consumer.thenAccept(sub -> {
+        try {
+          dispatcher.unsubscribe(sub);
+        } catch (IllegalStateException closed) {
+          // closing: nothing to stop
+        }
+      });
+      return;
+    }
     io.nats.client.Subscription s = subjects.remove(topic);
     if (s != null) {
       try {
@@ -216,6 +401,10 @@ public final class NatsBackplane implements Topics.Backplane {
 
   @Override
   public void publish(String topic, boolean text, ByteBuffer payload) {
+    if (history > 0) {
+      publishStored(topic, text, payload);
+      return;
+    }
     sequences.numbered(topic, subjects::containsKey, header -> {
       byte[] m = ByteBuffer.allocate(1 + Sequences.HEADER + payload.remaining())
           .put((byte) (text ? 1 : 0)).put(header).put(payload.duplicate()).array();
@@ -232,6 +421,29 @@ public final class NatsBackplane implements Topics.Backplane {
         publishFailures.increment();
       }
     });
+  }
+
+  /**
+   * With a history: stores the message in the stream, which gives it its id and sends it to
+   * every node's consumer, this one's too. Not sent while disconnected (counted), as without.
+   */
+  private void publishStored(String topic, boolean text, ByteBuffer payload) {
+    byte[] m = ByteBuffer.allocate(1 + payload.remaining())
+        .put((byte) (text ? 1 : 0)).put(payload.duplicate()).array();
+    Connection c = connection;
+    if (c.getStatus() != Connection.Status.CONNECTED) {
+      publishFailures.increment();
+      return;
+    }
+    try {
+      js.publishAsync(subject(topic), m).whenComplete((ack, e) -> {
+        if (e != null) {
+          publishFailures.increment();
+        }
+      });
+    } catch (IllegalStateException closed) {
+      publishFailures.increment();
+    }
   }
 
   /** The subject of a topic: {@code prefix} and the topic escaped to one valid token. */
@@ -330,8 +542,28 @@ public final class NatsBackplane implements Topics.Backplane {
     private String url = "nats://127.0.0.1:4222";
     private String prefix = "wsjava.topic.";
     private Duration reconnectDelay = Duration.ofSeconds(1);
+    private int history;
 
     private Builder() {}
+
+    /**
+     * Keeps about the last {@code messagesPerTopic} messages of each topic in a JetStream stream
+     * (the server runs with {@code -js}), so that a subscriber that comes back gets what it
+     * missed on any node ({@link Topics#subscribe(dev.wsjava.WebSocket, String, String)}, {@link
+     * Topics#resume(dev.wsjava.WebSocket)}); default 0, none (core NATS). The stream is named
+     * after the subject prefix ({@code wsjava_topic_history} by default), stored in files, and
+     * made or updated when the topics start. Every node that shares the topics sets the same.
+     *
+     * @param messagesPerTopic 0 (none) or more
+     * @return this builder
+     */
+    public Builder history(int messagesPerTopic) {
+      if (messagesPerTopic < 0) {
+        throw new IllegalArgumentException("history is 0 or more, not " + messagesPerTopic);
+      }
+      this.history = messagesPerTopic;
+      return this;
+    }
 
     /**
      * Sets the NATS server to use; default {@code nats://127.0.0.1:4222}.

@@ -12,13 +12,17 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
-/** A real nats-server of a test's own on a free loopback port (core NATS, no JetStream). */
+/**
+ * A real nats-server of a test's own on a free loopback port: core NATS, or with JetStream ({@code
+ * -js}) storing under {@code target/} in a directory of its own.
+ */
 public final class NatsProcess implements AutoCloseable {
   /** Where Debian's nats-server package puts the program, then PATH. */
   private static final List<String> PLACES = List.of("/usr/bin/nats-server", "/usr/sbin/nats-server");
 
   private final String program;
   private final int port;
+  private final Path store; // null: no JetStream
   private Process process;
 
   /**
@@ -28,7 +32,20 @@ public final class NatsProcess implements AutoCloseable {
    * @throws Exception when it does not start within 20 s
    */
   public NatsProcess() throws Exception {
+    this(false);
+  }
+
+  /**
+   * Starts one, with JetStream when asked.
+   *
+   * @param jetStream whether to run with {@code -js}, storing in a new directory under target/
+   * @throws Exception when it does not start within 20 s
+   */
+  public NatsProcess(boolean jetStream) throws Exception {
     program = find();
+    store = jetStream
+        ? Files.createTempDirectory(Files.createDirectories(Path.of("target", "nats-js")), "store")
+        : null;
     try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
       port = s.getLocalPort();
     }
@@ -62,8 +79,12 @@ public final class NatsProcess implements AutoCloseable {
 
   /** Starts it (again) on its port and waits until it accepts connections. */
   public void start() throws Exception {
-    process = new ProcessBuilder(program, "-a", "127.0.0.1", "-p", Integer.toString(port))
-        .redirectErrorStream(true).start();
+    List<String> command = new java.util.ArrayList<>(
+        List.of(program, "-a", "127.0.0.1", "-p", Integer.toString(port)));
+    if (store != null) {
+      command.addAll(List.of("-js", "-sd", store.toAbsolutePath().toString()));
+    }
+    process = new ProcessBuilder(command).redirectErrorStream(true).start();
     CompletableFuture<Void> ready = new CompletableFuture<>();
     Process p = process;
     Thread.ofVirtual().start(() -> {

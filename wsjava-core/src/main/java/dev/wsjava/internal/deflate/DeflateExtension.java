@@ -22,6 +22,19 @@ import java.util.zip.Inflater;
  * message sent in one frame shorter than the configured minimum goes out uncompressed with RSV1
  * clear, which §6 allows per message.
  *
+ * <p>Compression that pays: the first {@link #PROBE} bytes (at most) of a message are deflated
+ * first; when that does not shrink them by a sixteenth, the message goes out as it is, RSV1 clear
+ * (random, encrypted or already compressed data: deflating it costs CPU and grows it). The probe
+ * has fed the compressor bytes the peer's decompressor will not see, so the compressor is reset:
+ * a compressor may always forget its window (that is all no_context_takeover asks of it), since it
+ * only ever refers back to bytes it holds, and after a reset it holds only bytes sent after it,
+ * which the peer's window has too. An uncompressed message is not part of the peer's window
+ * either (§7.2.2 inflates only RSV1 messages), so the two stay consistent. The decision is made
+ * per message on its first piece (a first fragment under 256 bytes is compressed untried), so
+ * JSON after a JPEG is compressed again; a message that turns incompressible after a compressible
+ * start stays compressed to its end. Only zlib's compressor (the default 15-bit window) probes;
+ * the small-window compressor compresses every message.
+ *
  * <p>Inbound, frames of a compressed message are inflated as they arrive, {@code 00 00 ff ff} is
  * appended after the last (§7.2.2), and the output reaches the sink in chunks of at most 16 KiB.
  * When the sink refuses a chunk (the message-size limit) inflating stops at once, so a
@@ -50,6 +63,12 @@ public final class DeflateExtension implements Extension {
   private static final byte[] TRAILER = {0x00, 0x00, (byte) 0xff, (byte) 0xff};
   private static final byte[] NOTHING = new byte[0];
 
+  /** The most bytes of a message deflated to decide whether compressing it pays. */
+  static final int PROBE = 12 * 1024;
+
+  /** A first piece smaller than this is compressed untried: too little to judge by. */
+  private static final int PROBE_MIN = 256;
+
   private final int level;
   private final int minCompressSize;
   private final boolean outboundNoContextTakeover;
@@ -64,6 +83,9 @@ public final class DeflateExtension implements Extension {
 
   /** Whether the outbound message in progress is being compressed. */
   private boolean compressing;
+  /** Whether incompressible messages go out uncompressed (see the class comment); on by default. */
+  private boolean skipIncompressible = true;
+
   /** Whether the inbound compressed message in progress has had any payload bytes. */
   private boolean inboundHadBytes;
   /** Whether a BFINAL block ended the zlib stream during the inbound message in progress. */
@@ -156,7 +178,7 @@ public final class DeflateExtension implements Extension {
    */
   public Object sharedForm() {
     return outboundNoContextTakeover
-        ? new SharedForm(level, minCompressSize, outboundWindowBits)
+        ? new SharedForm(level, minCompressSize, outboundWindowBits, skipIncompressible)
         : null;
   }
 
@@ -173,11 +195,24 @@ public final class DeflateExtension implements Extension {
     if (!outboundNoContextTakeover) {
       throw new IllegalStateException("a compressor with context takeover cannot be shared");
     }
-    return new DeflateExtension(level, minCompressSize, true, true, outboundWindowBits);
+    DeflateExtension copy = new DeflateExtension(level, minCompressSize, true, true, outboundWindowBits);
+    copy.skipIncompressible = skipIncompressible;
+    return copy;
+  }
+
+  /**
+   * Compresses every message, even one that compressing does not shrink: for benchmarks that
+   * measure what the probe saves. Call before the first message.
+   *
+   * @return this extension
+   */
+  public DeflateExtension compressEverything() {
+    skipIncompressible = false;
+    return this;
   }
 
   /** What makes two context-free compressors produce the same bytes. */
-  private record SharedForm(int level, int minCompressSize, int windowBits) {}
+  private record SharedForm(int level, int minCompressSize, int windowBits, boolean skips) {}
 
   /**
    * Decompresses the payload of one inbound data frame (RFC 7692 §7.2.2).
@@ -294,6 +329,18 @@ public final class DeflateExtension implements Extension {
     Deflater def = deflater();
     ByteBuffer scratch = ScratchBuffers.acquire();
     try {
+      if (first && skipIncompressible && payload.remaining() >= PROBE_MIN) {
+        if (!probe(def, payload, fin, scratch, out)) {
+          compressing = false; // the payload went out as it is
+          return 0;
+        }
+        if (!payload.hasRemaining()) { // the probe took it all, flushed (and trimmed when fin)
+          if (fin && outboundNoContextTakeover) {
+            def.reset();
+          }
+          return RSV1;
+        }
+      }
       deflate(def, payload, fin, scratch, out);
     } finally {
       def.setInput(NOTHING); // drop the reference to the caller's buffer
@@ -303,6 +350,47 @@ public final class DeflateExtension implements Extension {
       def.reset();
     }
     return first ? RSV1 : 0;
+  }
+
+  /**
+   * Deflates the first {@link #PROBE} bytes of a message (at most) and sends them when that shrank
+   * them by a sixteenth; else resets the compressor (it saw bytes the peer will not) and sends the
+   * whole payload as it is.
+   *
+   * @return true when compressing pays: the probe's bytes went out compressed, the rest of the
+   *     payload waits; false when the whole payload went out uncompressed
+   */
+  private static boolean probe(
+      Deflater def, ByteBuffer payload, boolean fin, ByteBuffer scratch, ByteSink out)
+      throws ProtocolException {
+    int start = payload.position();
+    int end = payload.limit();
+    int n = Math.min(end - start, PROBE);
+    boolean whole = start + n == end;
+    byte[] buf = scratch.array(); // 16 KiB: more than PROBE, so a complete flush fits when it pays
+    payload.limit(start + n);
+    def.setInput(payload);
+    int made = def.deflate(buf, 0, buf.length, Deflater.SYNC_FLUSH);
+    payload.limit(end);
+    if (made == buf.length || made > n - (n >> 4)) {
+      def.reset();
+      payload.position(start);
+      passThrough(payload, out);
+      return false;
+    }
+    // The sync flush is complete (zlib stopped short of the buffer's end).
+    if (whole && fin) {
+      if (made < TRAILER.length || !endsWithTrailer(buf, made)) {
+        throw new IllegalStateException("zlib ended a sync flush without 00 00 ff ff");
+      }
+      made -= TRAILER.length;
+      if (made == 0) {
+        buf[made++] = 0x00; // §7.2.3.6, as in deflate()
+      }
+    }
+    emit(scratch, 0, made, out);
+    payload.position(start + n);
+    return true;
   }
 
   private static void deflate(
@@ -359,11 +447,13 @@ public final class DeflateExtension implements Extension {
     }
   }
 
+  /** Hands the payload on as it is, in chunks of at most 16 KiB like compressed output. */
   private static void passThrough(ByteBuffer payload, ByteSink out) throws ProtocolException {
-    if (payload.hasRemaining()) {
-      int end = payload.limit();
-      out.accept(payload);
-      payload.limit(end).position(end);
+    int end = payload.limit();
+    while (payload.hasRemaining()) {
+      int chunkEnd = Math.min(end, payload.position() + ScratchBuffers.SIZE);
+      out.accept(payload.slice(payload.position(), chunkEnd - payload.position()));
+      payload.position(chunkEnd);
     }
   }
 

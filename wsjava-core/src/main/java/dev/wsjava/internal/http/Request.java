@@ -28,6 +28,8 @@ public final class Request implements HttpRequest {
   private final String query;
   private final ByteBuffer body;
   private final Map<String, String> pathParams;
+  /** The server's, set before the handler sees the request (its thread); null for a test's. */
+  private java.util.function.Supplier<dev.wsjava.WebSocketServer> server;
 
   private Request(HttpHead.Request head, String path, String query, ByteBuffer body) {
     this(head, path, query, body, Map.of());
@@ -163,6 +165,22 @@ public final class Request implements HttpRequest {
   @Override
   public String query() {
     return query;
+  }
+
+  /**
+   * Tells the request which server received it; called on the handler's thread, before the
+   * handler runs.
+   *
+   * @param value gives the server
+   */
+  public void servedBy(java.util.function.Supplier<dev.wsjava.WebSocketServer> value) {
+    server = value;
+  }
+
+  @Override
+  public dev.wsjava.WebSocketServer server() {
+    java.util.function.Supplier<dev.wsjava.WebSocketServer> s = server;
+    return s == null ? null : s.get();
   }
 
   @Override

@@ -305,6 +305,33 @@ public final class Router<T> {
     }
 
     /**
+     * Returns whether a WebSocket route has this path.
+     *
+     * @param path the path, as it was added
+     * @return true when it is a WebSocket route
+     */
+    public boolean hasWebSocket(String path) {
+      return webSockets.containsKey(path);
+    }
+
+    /**
+     * Gives a WebSocket route added before its own handshake configuration, replacing what it had.
+     *
+     * @param path the route's path, as it was added
+     * @param config origin policy, subprotocols, extensions and extra 101 fields of this route
+     * @return this builder
+     * @throws IllegalArgumentException when no WebSocket route has this path
+     */
+    public Builder<T> websocketHandshake(String path, ServerHandshakeConfig config) {
+      WebSocket<T> route = webSockets.get(path);
+      if (route == null) {
+        throw new IllegalArgumentException("no WebSocket route " + path);
+      }
+      webSockets.put(path, new WebSocket<>(route.data(), Objects.requireNonNull(config, "config")));
+      return this;
+    }
+
+    /**
      * Serves the files under a directory for GET and HEAD; see {@link StaticFiles} for the rules
      * (path traversal and links out of the directory get 404, a directory its {@code index.html}).
      *

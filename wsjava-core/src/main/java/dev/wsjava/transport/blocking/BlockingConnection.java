@@ -149,9 +149,18 @@ public final class BlockingConnection extends Connection {
     this.released = released;
   }
 
+  /** The client's address from a PROXY protocol header, or null for the socket's. */
+  private volatile SocketAddress proxied;
+
   @Override
   public SocketAddress remoteAddress() {
-    return raw.getRemoteSocketAddress();
+    SocketAddress p = proxied;
+    return p != null ? p : raw.getRemoteSocketAddress();
+  }
+
+  /** The client's address from a PROXY protocol header, which replaces the socket's; before run. */
+  void proxiedFrom(SocketAddress client) {
+    proxied = client;
   }
 
   @Override
@@ -630,6 +639,11 @@ public final class BlockingConnection extends Connection {
   }
 
   @Override
+  protected void lingerZero() throws IOException {
+    raw.setSoLinger(true, 0);
+  }
+
+  @Override
   protected void closeSocket() {
     if (!closing.compareAndSet(false, true)) {
       return;
@@ -682,5 +696,10 @@ public final class BlockingConnection extends Connection {
     } finally {
       lock().unlock();
     }
+  }
+
+  @Override
+  public boolean onIoThread() {
+    return Thread.currentThread() == reader;
   }
 }

@@ -6,6 +6,8 @@ import dev.wsjava.handshake.ServerHandshake;
 import dev.wsjava.handshake.ServerHandshakeConfig;
 import dev.wsjava.internal.http.HttpLimits;
 import dev.wsjava.internal.http.Router;
+import dev.wsjava.internal.proxyprotocol.ProxyHeader;
+import dev.wsjava.internal.proxyprotocol.ProxyHeaderException;
 import dev.wsjava.CloseCode;
 import dev.wsjava.protocol.Role;
 import dev.wsjava.session.MemoryBudget;
@@ -25,6 +27,8 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.net.SocketAddress;
+import java.util.Arrays;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.List;
@@ -80,7 +84,8 @@ public final class BlockingServer implements ServerTransport {
   private final ServerSocket listener;
   private final ServerHandshakeConfig handshakeConfig;
   private final ConnectionConfig connectionConfig;
-  private final SSLContext tls;
+  private volatile SSLContext tls; // replaced by reloadTls; each connection reads it once
+  private final boolean proxyProtocol;
   private final ServerBuilder.ClientAuth clientAuth;
   private final Acceptor handlers;
   private final Router<Acceptor> router;
@@ -98,6 +103,7 @@ public final class BlockingServer implements ServerTransport {
     this.handshakeConfig = o.handshakeConfig();
     this.connectionConfig = o.connectionConfig();
     this.tls = o.tls();
+    this.proxyProtocol = o.proxyProtocol();
     this.clientAuth = o.clientAuth();
     this.handlers = o.handlers();
     this.router = o.router();
@@ -203,6 +209,19 @@ public final class BlockingServer implements ServerTransport {
     }
   }
 
+  @Override
+  public void stopAccepting() {
+    closeQuietly(listener); // the accept loop sees it closed and ends
+  }
+
+  @Override
+  public void reloadTls(SSLContext context) {
+    if (tls == null) {
+      throw new IllegalStateException("the server was started without TLS: nothing to reload");
+    }
+    tls = Objects.requireNonNull(context, "context");
+  }
+
   private void acceptLoop() {
     while (!stopping) {
       Socket raw;
@@ -258,9 +277,24 @@ public final class BlockingServer implements ServerTransport {
     boolean upgraded = false;
     Deadlines.Watch watch = deadlines.watch(raw);
     ServerFront front = null;
+    SocketAddress remote = raw.getRemoteSocketAddress();
     try {
       connectionConfig.socket().applyTo(raw);
-      Socket socket = tls == null ? raw : tlsHandshake(raw, start + handshakeNanos());
+      ByteBuffer early = ByteBuffer.allocate(0);
+      if (proxyProtocol) {
+        early = readProxyHeader(raw, start + handshakeNanos(), watch);
+        if (early == null) {
+          return null;
+        }
+        ProxyHeader header = ProxyHeader.parse(early); // whole: read above
+        if (header.source() != null) {
+          remote = header.source();
+        }
+      }
+      SSLContext context = tls; // read once: a reload may replace it meanwhile
+      Socket socket = context == null ? raw : tlsHandshake(context, raw, start + handshakeNanos(),
+          early.hasRemaining() ? Arrays.copyOfRange(early.array(), early.position(), early.limit())
+              : null);
       front =
           router != null
               ? new HttpFront(router, httpLimits, start, connectionConfig.memory().open())
@@ -268,7 +302,7 @@ public final class BlockingServer implements ServerTransport {
       InputStream in = socket.getInputStream();
       OutputStream out = socket.getOutputStream();
       byte[] buffer = new byte[HANDSHAKE_READ];
-      ByteBuffer received = ByteBuffer.allocate(0);
+      ByteBuffer received = socket == raw ? early : ByteBuffer.allocate(0);
       int reads = 0;
       while (true) {
         ServerFront.Step step;
@@ -295,8 +329,7 @@ public final class BlockingServer implements ServerTransport {
           }
           case ServerFront.Respond r -> {
             if (r.refusal() != null) {
-              refusals.refused(
-                  raw.getRemoteSocketAddress(), r.refusal().status(), r.refusal().reason());
+              refusals.refused(remote, r.refusal().status(), r.refusal().reason());
             }
             write(out, r.response());
             if (r.close()) {
@@ -306,7 +339,7 @@ public final class BlockingServer implements ServerTransport {
           case ServerFront.Upgrade u -> {
             upgraded = true;
             watch.done(); // WebSocket keeps its own timers
-            BlockingConnection connection = upgrade(raw, socket, out, u);
+            BlockingConnection connection = upgrade(raw, socket, out, u, remote);
             return connection == null ? null : new Upgraded(connection, u.received(), buffer);
           }
         }
@@ -372,11 +405,52 @@ public final class BlockingServer implements ServerTransport {
     LockSupport.parkNanos(1);
   }
 
+  /**
+   * Reads the PROXY protocol header that must come first, within the handshake deadline.
+   *
+   * @return the bytes read, the whole header at their position and what followed it after; null
+   *     when the connection closed, timed out, or sent no valid header (reported as refused)
+   */
+  private ByteBuffer readProxyHeader(Socket raw, long deadline, Deadlines.Watch watch)
+      throws IOException {
+    InputStream in = raw.getInputStream();
+    byte[] buffer = new byte[PROXY_FIRST_READ];
+    int filled = 0;
+    while (true) {
+      if (filled == buffer.length) {
+        buffer = Arrays.copyOf(buffer, ProxyHeader.V2_MAX); // parse refuses past V2_MAX
+      }
+      int n = read(in, buffer, filled, deadline, watch);
+      if (n < 0) {
+        return null; // hung up before its header was whole: nothing to refuse
+      }
+      if (n == 0) {
+        refusals.refused(
+            raw.getRemoteSocketAddress(), 0, "no PROXY header within the handshake timeout");
+        return null;
+      }
+      filled += n;
+      ByteBuffer bytes = ByteBuffer.wrap(buffer, 0, filled);
+      try {
+        if (ProxyHeader.parse(bytes.duplicate()) != null) {
+          return bytes;
+        }
+      } catch (ProxyHeaderException e) {
+        refusals.refused(raw.getRemoteSocketAddress(), 0, e.getMessage());
+        return null;
+      }
+    }
+  }
+
+  /** Bytes read for a PROXY header at first: a v1 line, or a v2 header with a few TLVs. */
+  private static final int PROXY_FIRST_READ = 256;
+
   /** The JDK's TLS handshake reads many times; only an alarm bounds its total time. */
-  private Socket tlsHandshake(Socket raw, long deadline) throws IOException {
+  private Socket tlsHandshake(SSLContext context, Socket raw, long deadline, byte[] early)
+      throws IOException {
     Alarm alarm = Alarm.after(connectionConfig.handshakeTimeout(), () -> closeQuietly(raw));
     try {
-      return Tls.server(tls, raw, millisLeft(deadline), clientAuth);
+      return Tls.server(context, raw, millisLeft(deadline), clientAuth, early);
     } finally {
       alarm.cancel();
     }
@@ -390,13 +464,20 @@ public final class BlockingServer implements ServerTransport {
    */
   private static int read(InputStream in, byte[] buffer, long deadline, Deadlines.Watch watch)
       throws IOException {
+    return read(in, buffer, 0, deadline, watch);
+  }
+
+  /** {@link #read(InputStream, byte[], long, Deadlines.Watch)} into {@code buffer} from {@code off}. */
+  private static int read(
+      InputStream in, byte[] buffer, int off, long deadline, Deadlines.Watch watch)
+      throws IOException {
     if (deadline != Long.MAX_VALUE && deadline - System.nanoTime() <= 0) {
       return 0;
     }
     watch.arm(deadline);
     int n;
     try {
-      n = in.read(buffer);
+      n = in.read(buffer, off, buffer.length - off);
     } catch (IOException e) {
       if (watch.disarm()) {
         return 0; // TLS may take the cut-off input for an error
@@ -416,7 +497,8 @@ public final class BlockingServer implements ServerTransport {
    * @return the connection to run, or null when there is none (refused, or closed already)
    */
   private BlockingConnection upgrade(
-      Socket raw, Socket socket, OutputStream out, ServerFront.Upgrade upgrade) throws IOException {
+      Socket raw, Socket socket, OutputStream out, ServerFront.Upgrade upgrade, SocketAddress remote)
+      throws IOException {
     ServerHandshake.Accepted accepted = upgrade.accepted();
     List<Extension> extensions = accepted.extensions();
     BlockingConnection connection = null;
@@ -430,7 +512,7 @@ public final class BlockingServer implements ServerTransport {
                 accepted.request(),
                 accepted.subprotocol(),
                 extensions.isEmpty() ? List.of() : extensions.stream().map(Extension::name).toList(),
-                raw.getRemoteSocketAddress(),
+                remote,
                 raw.getLocalSocketAddress(),
                 socket instanceof SSLSocket s ? s.getSession() : null);
         verdict = Upgrades.decide(upgrade.handlers(), info);
@@ -455,10 +537,13 @@ public final class BlockingServer implements ServerTransport {
               socket,
               Role.SERVER,
               answer.handler(),
-              connectionConfig,
+              Upgrades.config(answer, connectionConfig),
               answer.subprotocol(),
               extensions,
               connections::remove);
+      if (!remote.equals(raw.getRemoteSocketAddress())) {
+        connection.proxiedFrom(remote);
+      }
     } finally {
       if (connection == null) {
         upgradedSockets.remove(raw);

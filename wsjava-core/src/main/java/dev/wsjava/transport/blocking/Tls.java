@@ -25,14 +25,21 @@ final class Tls {
    *
    * @param timeoutMillis the read timeout for each handshake read; the caller bounds the total
    * @param clientAuth whether to ask the client for a certificate
+   * @param early bytes already read from {@code raw} (those after a PROXY header), or null
    */
   static SSLSocket server(
       SSLContext context,
       Socket raw,
       int timeoutMillis,
-      dev.wsjava.transport.ServerBuilder.ClientAuth clientAuth)
+      dev.wsjava.transport.ServerBuilder.ClientAuth clientAuth,
+      byte[] early)
       throws IOException {
-    SSLSocket tls = (SSLSocket) context.getSocketFactory().createSocket(raw, null, true);
+    SSLSocket tls =
+        (SSLSocket)
+            (early == null || early.length == 0
+                ? context.getSocketFactory().createSocket(raw, null, true)
+                : context.getSocketFactory()
+                    .createSocket(raw, new java.io.ByteArrayInputStream(early), true));
     tls.setEnabledProtocols(protocols(tls));
     SSLParameters p = tls.getSSLParameters();
     clientAuth.applyTo(p);

@@ -70,7 +70,7 @@ final class NioConnection extends Connection
   private final EventLoop loop;
   private final SelectionKey key; // its channel is the socket: see channel()
   private final TlsIo tls; // the TLS stream over the socket; null for plain TCP
-  private final SocketAddress remote; // kept: a closed channel no longer tells it
+  private SocketAddress remote; // kept: a closed channel no longer tells it
   private final Consumer<NioConnection> onSocketClosed;
   /** Whether this connection, as its own flush task, waits in the loop's queue; see {@link #run}. */
   private volatile boolean flushScheduled;
@@ -203,6 +203,11 @@ final class NioConnection extends Connection
   @Override
   public SocketAddress remoteAddress() {
     return remote;
+  }
+
+  /** The client's address from a PROXY protocol header, which replaces the socket's; before start. */
+  void proxiedFrom(SocketAddress client) {
+    remote = client;
   }
 
   @Override
@@ -692,6 +697,11 @@ final class NioConnection extends Connection
   }
 
   @Override
+  protected void lingerZero() throws IOException {
+    channel().setOption(java.net.StandardSocketOptions.SO_LINGER, 0);
+  }
+
+  @Override
   protected void scheduleCloseTimeout(Duration timeout) {
     if (loop.inEventLoop()) {
       timers().armClose(timeout);
@@ -829,5 +839,10 @@ final class NioConnection extends Connection
     if (!closed) {
       fail(config().deadPeer());
     }
+  }
+
+  @Override
+  public boolean onIoThread() {
+    return loop.inEventLoop();
   }
 }

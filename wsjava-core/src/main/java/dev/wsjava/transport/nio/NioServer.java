@@ -56,7 +56,8 @@ public final class NioServer implements ServerTransport {
   private final InetSocketAddress address;
   private final ConnectionConfig connectionConfig;
   private final ServerHandshakeConfig handshakeConfig;
-  private final SSLContext tls;
+  private volatile SSLContext tls; // replaced by reloadTls; each connection reads it once
+  private final boolean proxyProtocol;
   private final ServerBuilder.ClientAuth clientAuth;
   private final Acceptor handlers;
   private final Router<Acceptor> router;
@@ -78,6 +79,7 @@ public final class NioServer implements ServerTransport {
     this.connectionConfig = o.connectionConfig();
     this.handshakeConfig = o.handshakeConfig();
     this.tls = o.tls();
+    this.proxyProtocol = o.proxyProtocol();
     this.clientAuth = o.clientAuth();
     this.handlers = o.handlers();
     this.router = o.router();
@@ -215,6 +217,23 @@ public final class NioServer implements ServerTransport {
     shutdown(DEFAULT_SHUTDOWN_GRACE);
   }
 
+  @Override
+  public void stopAccepting() {
+    try {
+      acceptLoop.execute(this::closeServerChannel);
+    } catch (RejectedExecutionException e) {
+      closeServerChannel();
+    }
+  }
+
+  @Override
+  public void reloadTls(SSLContext context) {
+    if (tls == null) {
+      throw new IllegalStateException("the server was started without TLS: nothing to reload");
+    }
+    tls = java.util.Objects.requireNonNull(context, "context");
+  }
+
   private void awaitNoConnections(long deadline) {
     while (open.get() > 0 && System.nanoTime() - deadline < 0) {
       try {
@@ -290,6 +309,10 @@ public final class NioServer implements ServerTransport {
     return tls;
   }
 
+  boolean proxyProtocol() {
+    return proxyProtocol;
+  }
+
   ServerBuilder.ClientAuth clientAuth() {
     return clientAuth;
   }
@@ -307,6 +330,11 @@ public final class NioServer implements ServerTransport {
     if (shuttingDown.get()) {
       c.close(CloseCode.GOING_AWAY, "server shutting down");
     }
+  }
+
+  /** Reports a connection refused for its PROXY header: nothing was answered (status 0). */
+  void refusedProxyHeader(java.net.SocketAddress remote, String reason) {
+    refusals.refused(remote, 0, reason);
   }
 
   /** Reports an upgrade request the front refused (see {@link ServerBuilder#refusals}). */

@@ -51,6 +51,11 @@ final class ServerUpgrade implements Selectable, Runnable {
   /** While a request body waits for the memory budget: asks it to evict the stuck. */
   private Timer stallTimer;
 
+  /** While a required PROXY protocol header is read: its bytes so far (else null). */
+  private ByteBuffer proxyIn;
+  /** The client's address from the PROXY header, or null for the socket's own. */
+  private java.net.InetSocketAddress proxied;
+
   /** Request bytes the front left unread until its answers drain; reading stops meanwhile. */
   private ByteBuffer held;
 
@@ -92,14 +97,65 @@ final class ServerUpgrade implements Selectable, Runnable {
     }
     try {
       key = loop.register(channel, SelectionKey.OP_READ, this);
-      io =
-          server.tls() == null
-              ? new PlainIo(channel)
-              : TlsIo.server(channel, server.tls(), loop.pool(), readSize(), server.clientAuth());
+      if (server.proxyProtocol()) {
+        proxyIn = ByteBuffer.allocate(PROXY_FIRST_READ); // io is made once the header is read
+      } else {
+        io = newIo();
+      }
       rearm();
     } catch (IOException | RuntimeException e) {
       close();
     }
+  }
+
+  /** Bytes read for a PROXY header at first: a v1 line, or a v2 header with a few TLVs. */
+  private static final int PROXY_FIRST_READ = 256;
+
+  private Io newIo() throws IOException {
+    javax.net.ssl.SSLContext tls = server.tls(); // read once: a reload may replace it meanwhile
+    return tls == null
+        ? new PlainIo(channel)
+        : TlsIo.server(channel, tls, loop.pool(), readSize(), server.clientAuth());
+  }
+
+  /**
+   * Reads the PROXY header that must come first, before TLS and HTTP; the bytes after it go to the
+   * TLS stream or the front. Returns false while it is incomplete (or the connection closed).
+   */
+  private boolean readProxyHeader() throws IOException {
+    int n = channel.read(proxyIn);
+    ByteBuffer in = proxyIn.duplicate().flip();
+    dev.wsjava.internal.proxyprotocol.ProxyHeader header;
+    try {
+      header = dev.wsjava.internal.proxyprotocol.ProxyHeader.parse(in);
+    } catch (dev.wsjava.internal.proxyprotocol.ProxyHeaderException e) {
+      server.refusedProxyHeader(remoteAddress(), e.getMessage());
+      close();
+      return false;
+    }
+    if (header == null) {
+      if (n < 0) {
+        close(); // hung up before its header was whole: nothing to refuse
+      } else if (!proxyIn.hasRemaining()
+          && proxyIn.capacity() < dev.wsjava.internal.proxyprotocol.ProxyHeader.V2_MAX) {
+        // A v2 header with TLVs past the first read (parse bounds it at V2_MAX): make room.
+        proxyIn = ByteBuffer.allocate(dev.wsjava.internal.proxyprotocol.ProxyHeader.V2_MAX)
+            .put(proxyIn.flip());
+        return readProxyHeader();
+      }
+      return false;
+    }
+    proxied = header.source();
+    proxyIn = null;
+    io = newIo();
+    if (in.hasRemaining()) {
+      if (io instanceof TlsIo t) {
+        t.preload(in);
+      } else {
+        held = in; // fed to the front next, as bytes it left are
+      }
+    }
+    return true; // a hang-up right after the header is read again, and handled, by proceed
   }
 
   private int readSize() {
@@ -123,6 +179,9 @@ final class ServerUpgrade implements Selectable, Runnable {
   private void proceed() throws IOException {
     if (lingering) {
       discardUntilEnd();
+      return;
+    }
+    if (proxyIn != null && (done || !readProxyHeader())) {
       return;
     }
     if (done || deciding != null || !writeFront()) {
@@ -320,6 +379,11 @@ final class ServerUpgrade implements Selectable, Runnable {
     if (lingering || deciding != null) {
       return;
     }
+    if (proxyIn != null) {
+      server.refusedProxyHeader(remoteAddress(), "no PROXY header within the handshake timeout");
+      close();
+      return;
+    }
     armedDeadline = Long.MAX_VALUE;
     timer = null;
     front.onTimeout(System.nanoTime());
@@ -430,6 +494,9 @@ final class ServerUpgrade implements Selectable, Runnable {
   }
 
   private SocketAddress remoteAddress() {
+    if (proxied != null) {
+      return proxied;
+    }
     try {
       return channel.getRemoteAddress();
     } catch (IOException e) {
@@ -455,11 +522,14 @@ final class ServerUpgrade implements Selectable, Runnable {
             key,
             io,
             Role.SERVER,
-            server.connectionConfig(),
+            Upgrades.config(answer, server.connectionConfig()),
             answer.handler(),
             answer.subprotocol(),
             upgrade.extensions(),
             server.onConnectionClosed());
+    if (proxied != null) {
+      connection.proxiedFrom(proxied);
+    }
     // The cancelled timers stay queued until their deadline and keep this object: let it keep
     // nothing of the handshake (the front holds the request head, its parser and its queue).
     front = null;

@@ -124,6 +124,19 @@ final class TlsIo extends Io {
     return new TlsIo(channel, engine, pool, bufferSize);
   }
 
+  /**
+   * Takes encrypted bytes that were read from the socket before this stream existed (those that
+   * followed a PROXY protocol header); call before the first {@link #read}.
+   *
+   * @param early the bytes, position to limit; consumed
+   */
+  void preload(ByteBuffer early) {
+    if (early.hasRemaining()) {
+      netIn = pool.acquire(Math.max(netSize, early.remaining()));
+      netIn.put(early);
+    }
+  }
+
   private static String[] protocols(SSLEngine engine) {
     String[] enabled =
         Arrays.stream(engine.getEnabledProtocols())

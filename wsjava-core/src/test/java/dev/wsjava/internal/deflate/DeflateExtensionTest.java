@@ -15,6 +15,7 @@ import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.zip.Inflater;
@@ -447,7 +448,7 @@ class DeflateExtensionTest {
     byte[] text = words(120_000, random);
     for (byte[] data : List.of(noise, text)) {
       for (int level : new int[] {0, 3, 9}) {
-        try (DeflateExtension sender = new DeflateExtension(level, 0, true, false, 15);
+        try (DeflateExtension sender = new DeflateExtension(level, 0, true, false, 15).compressEverything();
             DeflateExtension receiver = extension(false, false)) {
           int lo = 0;
           int hi = data.length;
@@ -500,7 +501,7 @@ class DeflateExtensionTest {
   void aSinkThatCompressesAnotherMessageMidChunkDoesNotCorruptThisOne() throws Exception {
     byte[] message = new byte[100_000];
     new Random(1).nextBytes(message);
-    try (DeflateExtension sender = extension(false, false);
+    try (DeflateExtension sender = extension(false, false).compressEverything();
         DeflateExtension receiver = extension(false, false);
         DeflateExtension bystander = extension(false, false)) {
       byte[] wire = send(sender, message).get(0).payload();
@@ -619,5 +620,53 @@ class DeflateExtensionTest {
     byte[] c = java.util.Arrays.copyOf(a, a.length + b.length);
     System.arraycopy(b, 0, c, a.length, b.length);
     return c;
+  }
+
+  // Compression that pays: a message that deflating does not shrink goes out as it is.
+
+  @Test
+  void anIncompressibleMessageGoesOutAsItIsAndTheContextStaysInStep() throws Exception {
+    byte[] noise = new byte[50_000];
+    new Random(38).nextBytes(noise);
+    byte[] json = "{\"id\":1234,\"name\":\"a name\",\"tags\":[\"x\",\"y\"]}".repeat(300).getBytes(US_ASCII);
+    try (DeflateExtension sender = extension(false, false);
+        DeflateExtension receiver = extension(false, false)) {
+      // With context takeover on both sides: JSON, noise, the same JSON again (which refers back
+      // to the first), noise as fragments, JSON.
+      for (byte[] message : List.of(json, noise, json, noise, json)) {
+        List<Frame> frames = send(sender, message);
+        boolean compressible = message == json;
+        assertThat(frames.get(0).rsv()).isEqualTo(compressible ? Extension.RSV1 : 0);
+        byte[] wire = frames.get(0).payload();
+        if (compressible) {
+          assertThat(wire.length).isLessThan(message.length / 4);
+        } else {
+          assertThat(wire).isEqualTo(message);
+        }
+        assertThat(receive(receiver, frames.get(0).rsv(), wire)).isEqualTo(message);
+      }
+    }
+  }
+
+  @Test
+  void aMessageWhoseFirstPieceIsIncompressibleIsSentUncompressedInEveryFragment() throws Exception {
+    byte[] noise = new byte[100_000];
+    new Random(39).nextBytes(noise);
+    try (DeflateExtension sender = extension(false, false)) {
+      List<Frame> frames =
+          send(sender, Arrays.copyOfRange(noise, 0, 30_000), Arrays.copyOfRange(noise, 30_000, 100_000));
+      assertThat(frames).extracting(Frame::rsv).containsExactly(0, 0);
+      assertThat(frames.get(0).payload()).isEqualTo(Arrays.copyOfRange(noise, 0, 30_000));
+      assertThat(frames.get(1).payload()).isEqualTo(Arrays.copyOfRange(noise, 30_000, 100_000));
+    }
+  }
+
+  @Test
+  void compressEverythingCompressesNoiseToo() throws Exception {
+    byte[] noise = new byte[20_000];
+    new Random(40).nextBytes(noise);
+    try (DeflateExtension sender = extension(false, false).compressEverything()) {
+      assertThat(send(sender, noise).get(0).rsv()).isEqualTo(Extension.RSV1);
+    }
   }
 }

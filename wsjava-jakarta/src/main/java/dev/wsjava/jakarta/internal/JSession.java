@@ -236,13 +236,10 @@ final class JSession implements Session, WebSocketListener {
     }
     Sink s = current;
     if (s.raw.stream) {
-      PieceStream in = stream;
-      in.offer(part);
+      stream.offer(part, last); // the end keeps reading paused until the handler returns
       if (last) {
         stream = null;
         current = null;
-        socket.pauseReading(); // until the handler returns: one message at a time
-        in.end();
       }
       return;
     }
@@ -261,9 +258,7 @@ final class JSession implements Session, WebSocketListener {
     try {
       deliverOnThisThread(s, raw, true);
     } finally {
-      in.close();
-      WebSocket socket = ws;
-      socket.resumeReading();
+      in.finish(); // the next message may start
     }
   }
 

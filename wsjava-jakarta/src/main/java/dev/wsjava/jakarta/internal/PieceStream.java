@@ -15,6 +15,16 @@ import java.util.concurrent.locks.ReentrantLock;
  * once the piece is taken. So the message is never assembled: one piece at a time is held, and a
  * slow handler slows its peer through TCP.
  *
+ * <p>The pause is one flag on the connection, not a count, and a resume from the handler's thread
+ * may be applied after a pause the I/O thread made later (on NIO it runs as a task on the loop).
+ * So this class owns the flag for the whole message, and every pause and resume is decided under
+ * its lock: the I/O thread pauses only when the flag is not already held, and the handler's thread
+ * resumes only what it found held. The last piece and the message's end are one step ({@link
+ * #offer} with {@code last}): a reader that takes the last piece already knows the message ended
+ * and leaves the pause in place, so the connection stays paused until the handler returns ({@link
+ * #finish}) and the next message cannot start under it. The connection reads nothing while the
+ * flag is held, so a resume always lands before the next pause is asked for.
+ *
  * <p>Thread safety: one reader thread; the I/O thread fills it.
  */
 final class PieceStream extends InputStream {
@@ -26,9 +36,10 @@ final class PieceStream extends InputStream {
   private byte[] buffer = new byte[0];
   private int position;
   private int limit;
-  private boolean ended;
-  private boolean holding; // the connection is paused for the piece in hand
-  private boolean discarding; // the handler is done: the rest of the message is dropped
+  private boolean ended; // the last piece has been offered
+  private boolean paused; // this message holds the connection's pause
+  private boolean discarding; // the handler closed the stream: the rest of the message is dropped
+  private boolean finished; // the handler returned
   private IOException failure;
 
   PieceStream(WebSocket ws) {
@@ -69,11 +80,11 @@ final class PieceStream extends InputStream {
       n = Math.min(len, limit - position);
       System.arraycopy(buffer, position, b, off, n);
       position += n;
-      if (position == limit && holding) {
-        holding = false;
+      if (position == limit && paused && !ended) {
         // Once the message has ended, the connection stays paused until the handler returns
-        // (one message at a time): the session resumes it then.
-        resume = !ended;
+        // (one message at a time): finish() resumes it then.
+        paused = false;
+        resume = true;
       }
     } finally {
       lock.unlock();
@@ -94,7 +105,10 @@ final class PieceStream extends InputStream {
     }
   }
 
-  /** The handler is done with the message: the rest is dropped, the connection reads on. */
+  /**
+   * The handler closed the stream: the rest of the message is dropped and the connection reads on
+   * to its end, which it then keeps paused until the handler returns.
+   */
   @Override
   public void close() {
     boolean resume;
@@ -102,8 +116,10 @@ final class PieceStream extends InputStream {
     try {
       discarding = true;
       position = limit = 0;
-      resume = holding && !ended;
-      holding = false;
+      resume = paused && !ended;
+      if (resume) {
+        paused = false;
+      }
     } finally {
       lock.unlock();
     }
@@ -112,45 +128,66 @@ final class PieceStream extends InputStream {
     }
   }
 
-  /** On the I/O thread: takes a copy of a piece and pauses the connection until it is read. */
-  void offer(ByteBuffer piece) {
-    int n = piece.remaining();
-    if (n == 0) {
-      return;
-    }
+  /**
+   * On the handler's thread, once the handler returned: lifts the message's pause, if it holds
+   * it; whatever of the message is still to come is dropped without pausing.
+   */
+  void finish() {
+    boolean resume;
     lock.lock();
     try {
-      if (discarding) {
-        return;
-      }
-      if (!holding) {
-        ws.pauseReading(); // before the reader sees the piece, so its resume cannot come first
-      }
-      if (position == limit) {
-        position = limit = 0;
-      }
-      if (limit + n > buffer.length) {
-        byte[] grown = new byte[Math.max(limit - position + n, 2 * buffer.length)];
-        System.arraycopy(buffer, position, grown, 0, limit - position);
-        limit -= position;
-        position = 0;
-        buffer = grown;
-      }
-      piece.get(buffer, limit, n);
-      limit += n;
-      holding = true;
-      changed.signalAll();
+      finished = true;
+      discarding = true;
+      position = limit = 0;
+      resume = paused;
+      paused = false;
     } finally {
       lock.unlock();
     }
+    if (resume) {
+      ws.resumeReading();
+    }
   }
 
-  /** On the I/O thread: the message ended. */
-  void end() {
+  /**
+   * On the I/O thread, inside {@code onMessagePart}: takes a copy of a piece and pauses the
+   * connection until it is read; with {@code last} the message ends too, and the pause then holds
+   * until the handler returns.
+   *
+   * @param piece the piece's bytes
+   * @param last whether it is the message's last piece
+   */
+  void offer(ByteBuffer piece, boolean last) {
     lock.lock();
     try {
-      ended = true;
-      changed.signalAll();
+      if (finished) {
+        return; // the handler returned: the rest of the message goes, the connection reads on
+      }
+      int n = discarding ? 0 : piece.remaining();
+      if (n > 0) {
+        if (position == limit) {
+          position = limit = 0;
+        }
+        if (limit + n > buffer.length) {
+          byte[] grown = new byte[Math.max(limit - position + n, 2 * buffer.length)];
+          System.arraycopy(buffer, position, grown, 0, limit - position);
+          limit -= position;
+          position = 0;
+          buffer = grown;
+        }
+        piece.get(buffer, limit, n);
+        limit += n;
+      }
+      ended = last;
+      // Before the reader can see the piece or the end, so its resume cannot come first. On the
+      // I/O thread the pause takes effect before the next event.
+      if ((n > 0 || last) && !paused) {
+        paused = true;
+        ws.pauseReading();
+      }
+      if (n > 0 || last) {
+        changed.signalAll();
+      }
     } finally {
       lock.unlock();
     }

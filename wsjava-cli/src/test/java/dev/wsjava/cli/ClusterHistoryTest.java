@@ -1,9 +1,13 @@
-package dev.wsjava.cluster.redis;
+package dev.wsjava.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.wsjava.Topics;
+import dev.wsjava.cluster.nats.NatsBackplane;
+import dev.wsjava.cluster.nats.NatsProcess;
+import dev.wsjava.cluster.redis.RedisBackplane;
+import dev.wsjava.cluster.redis.RedisProcess;
 import dev.wsjava.Transport;
 import dev.wsjava.WebSocket;
 import dev.wsjava.WebSocketClient;
@@ -17,25 +21,30 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Recovery through Redis streams: three nodes with a history and one real redis-server; a client
- * that comes back to another node with the last id it saw gets exactly what it missed, in order,
- * and one whose id is older than the history holds gets the gap signal.
+ * Recovery through a backplane's history, Redis streams and a NATS JetStream stream in turn:
+ * three nodes with a history and one real redis-server or nats-server -js; a client that comes
+ * back to another node with the last id it saw gets exactly what it missed, in order, and one
+ * whose id is older than the history holds gets the gap signal.
  */
-class RedisHistoryTest {
+class ClusterHistoryTest {
   private static final int HISTORY = 20;
 
   /** A node whose /room subscribes to "room", from the id in {@code ?since=} when given. */
   private static final class Node implements AutoCloseable {
-    final RedisBackplane backplane;
+    final Topics.Backplane backplane;
     final Topics topics;
     final WebSocketServer server;
     final LinkedBlockingQueue<CompletableFuture<Boolean>> recoveries = new LinkedBlockingQueue<>();
 
-    Node(String redis, Transport t) throws Exception {
-      backplane = RedisBackplane.builder().uri(redis).history(HISTORY).build();
+    Node(String engine, Transport t) throws Exception {
+      backplane = engine.startsWith("redis")
+          ? RedisBackplane.builder().uri(engine).history(HISTORY).build()
+          : NatsBackplane.builder().url(engine).reconnectDelay(Duration.ofMillis(100))
+              .history(HISTORY).build();
       topics = Topics.builder().backplane(backplane).build();
       server = WebSocketServer.builder().bind("127.0.0.1", 0)
           .config(WebSocketConfig.builder().transport(t).deflate(null).build())
@@ -95,13 +104,41 @@ class RedisHistoryTest {
     }
   }
 
-  @Test
-  void aClientBackOnAnotherNodeGetsExactlyWhatItMissedAndAnOldIdGetsTheGapSignal() {
+  /** A real redis-server or nats-server -js, and where to reach it. */
+  static final class Engine implements AutoCloseable {
+    final AutoCloseable process;
+    final String uri;
+
+    Engine(String kind) throws Exception {
+      if (kind.equals("redis")) {
+        RedisProcess redis = new RedisProcess();
+        process = redis;
+        uri = redis.uri();
+      } else {
+        NatsProcess nats = new NatsProcess(true);
+        process = nats;
+        uri = nats.url();
+      }
+    }
+
+    @Override
+    public void close() {
+      try {
+        process.close();
+      } catch (Exception e) {
+        throw new IllegalStateException(e);
+      }
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"redis", "nats"})
+  void aClientBackOnAnotherNodeGetsExactlyWhatItMissedAndAnOldIdGetsTheGapSignal(String kind) {
     assertTimeoutPreemptively(Duration.ofSeconds(120), () -> {
-      try (RedisProcess redis = new RedisProcess();
-          Node a = new Node(redis.uri(), Transport.NIO);
-          Node b = new Node(redis.uri(), Transport.BLOCKING);
-          Node c = new Node(redis.uri(), Transport.NIO);
+      try (Engine engine = new Engine(kind);
+          Node a = new Node(engine.uri, Transport.NIO);
+          Node b = new Node(engine.uri, Transport.BLOCKING);
+          Node c = new Node(engine.uri, Transport.NIO);
           WebSocketClient client = WebSocketClient.builder().build()) {
         // A watcher on B tells when a publication has gone through Redis.
         Member watcher = new Member();
@@ -145,7 +182,8 @@ class RedisHistoryTest {
         }
         assertThat(c.backplane.compareIds(lastId, after.get(0).id())).isNegative();
 
-        // Far more than the history holds since then (MAXLEN ~ trims whole stream nodes of 100).
+        // Far more than the history holds since then (Redis's MAXLEN ~ trims whole stream nodes
+        // of 100; JetStream keeps exactly HISTORY per topic).
         for (int i = 0; i < 300; i++) {
           b.topics.publishText("room", "n" + i);
         }
@@ -177,6 +215,6 @@ class RedisHistoryTest {
         return;
       }
     }
-    throw new AssertionError("the nodes did not link through Redis");
+    throw new AssertionError("the nodes did not link through the backplane");
   }
 }

@@ -1,0 +1,191 @@
+// The Socket.IO anchor of ./bench resilience: the same scenario as dev.wsjava.bench.Resilience
+// against three Socket.IO 4.8 servers sharing rooms through @socket.io/redis-streams-adapter,
+// with connection-state recovery on (--recovery on) or off, behind HAProxy (round robin).
+// N clients (socket.io-client, WebSocket transport), one room per 100 clients, a publisher at a
+// steady rate; a node killed (SIGKILL), a rolling restart (SIGTERM, started again), HAProxy
+// restarted. Prints one table row per scenario. Every wait is bounded.
+'use strict';
+const { spawn } = require('child_process');
+const fs = require('fs');
+const net = require('net');
+const path = require('path');
+
+const args = Object.fromEntries(process.argv.slice(2).reduce((a, v, i, all) =>
+  (i % 2 === 0 ? a.concat([[v.replace(/^--/, ''), all[i + 1]]]) : a), []));
+
+const PER_TOPIC = 100;
+if (args.server) { server(); } else { main().catch(e => { console.error(e); process.exit(1); }); }
+
+// ---- One Socket.IO node -------------------------------------------------------------------
+function server() {
+  const { createClient } = require('redis');
+  const { Server } = require('socket.io');
+  const { createAdapter } = require('@socket.io/redis-streams-adapter');
+  const redis = createClient({ url: args.redis });
+  redis.connect().then(() => {
+    const io = new Server({
+      adapter: createAdapter(redis),
+      connectionStateRecovery: args.recovery === 'on'
+        ? { maxDisconnectionDuration: 120000, skipMiddlewares: true } : undefined,
+    });
+    io.on('connection', socket => {
+      if (!socket.recovered) socket.join(socket.handshake.query.sub);
+      socket.on('pub', (room, seq, sent) => io.to(room).emit('m', seq, sent));
+    });
+    io.listen(Number(args.server));
+    // Closes every socket at once; the HTTP server may wait on the balancer's connections.
+    process.on('SIGTERM', () => { io.close(); setTimeout(() => process.exit(0), 1000); });
+  });
+}
+
+// ---- The driver -------------------------------------------------------------------------
+function freePort() {
+  return new Promise(res => { const s = net.createServer().listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => res(p)); }); });
+}
+function awaitPort(port, deadline = Date.now() + 180000) { // a process on a busy machine
+  return new Promise((res, rej) => {
+    const tryOnce = () => {
+      const c = net.connect(port, '127.0.0.1', () => { c.destroy(); res(); });
+      c.on('error', () => { c.destroy(); Date.now() > deadline ? rej(new Error('no listener on ' + port)) : setTimeout(tryOnce, 50); });
+    };
+    tryOnce();
+  });
+}
+const sleep = ms => new Promise(r => setTimeout(r, ms));
+function ticks(pid) {
+  try { const s = fs.readFileSync('/proc/' + pid + '/stat', 'utf8'); const f = s.slice(s.lastIndexOf(')') + 2).split(' '); return Number(f[11]) + Number(f[12]); } catch { return 0; }
+}
+
+async function main() {
+  const { io } = require('socket.io-client');
+  const clients = Number(args.clients || 1000), rate = Number(args.rate || 200), after = Number(args.after || 5);
+  const work = args.work || 'run'; fs.mkdirSync(work, { recursive: true });
+  const topics = Math.ceil(clients / PER_TOPIC);
+  const procs = [];
+  const spawnLogged = (cmd, a, name) => {
+    const out = fs.openSync(path.join(work, name + '.log'), 'a');
+    const p = spawn(cmd, a, { stdio: ['ignore', out, out] }); procs.push(p); return p;
+  };
+  const redisPort = await freePort();
+  spawnLogged('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], 'redis');
+  await awaitPort(redisPort);
+  const nodePorts = [await freePort(), await freePort(), await freePort()];
+  const nodes = [], cpuDone = [0, 0, 0];
+  const startNode = async i => {
+    nodes[i] = spawnLogged(process.execPath, [__filename, '--server', String(nodePorts[i]), '--redis',
+      'redis://127.0.0.1:' + redisPort, '--recovery', args.recovery || 'on'], 'node' + i);
+    await awaitPort(nodePorts[i]);
+  };
+  for (let i = 0; i < 3; i++) await startNode(i);
+  const lbPort = await freePort();
+  const cfg = path.join(work, 'haproxy.cfg');
+  fs.writeFileSync(cfg, `global\n  maxconn ${clients + 100}\ndefaults\n  mode tcp\n  timeout connect 1s\n  timeout client 1h\n  timeout server 1h\n  retries 3\n  option redispatch\nfrontend in\n  bind 127.0.0.1:${lbPort}\n  default_backend nodes\nbackend nodes\n  balance roundrobin\n`
+    + nodePorts.map((p, i) => `  server n${i} 127.0.0.1:${p} check inter 200ms fall 1 rise 2\n`).join(''));
+  let haproxy;
+  const startHaproxy = async () => { haproxy = spawnLogged('/usr/sbin/haproxy', ['-db', '-f', cfg], 'haproxy'); await awaitPort(lbPort); };
+  await startHaproxy();
+  console.error(`[socket.io] recovery ${args.recovery}, ${clients} clients in ${topics} rooms, ${rate} msg/s`);
+
+  const url = 'http://127.0.0.1:' + lbPort;
+  const opts = { transports: ['websocket'], reconnectionDelay: 250, reconnectionDelayMax: 5000 };
+  const anyone = Array.from({ length: topics }, () => new Set());
+  const nextSeq = new Array(topics).fill(0);
+  const all = [];
+  let attempts = 0, phase = 0;
+  const hist = { during: [], after: [] };
+  for (let i = 0; i < clients; i++) {
+    const c = { topic: Math.floor(i / PER_TOPIC), got: new Set(), dup: 0, down: false };
+    const s = io(url, { ...opts, query: { sub: 't' + c.topic } });
+    s.on('m', (seq, sent) => {
+      const now = Number(process.hrtime.bigint());
+      if (c.got.has(seq)) { c.dup++; return; }
+      c.got.add(seq); anyone[c.topic].add(seq);
+      if (phase === 1) hist.during.push(now - sent); else if (phase === 2) hist.after.push(now - sent);
+    });
+    s.on('disconnect', () => { c.down = true; });
+    s.on('connect', () => { c.down = false; });
+    s.io.on('reconnect_attempt', () => { attempts++; });
+    c.socket = s; all.push(c);
+    if (i % 100 === 99) await sleep(20);
+  }
+  const deadline = Date.now() + 60000;
+  while (all.some(c => !c.socket.connected) && Date.now() < deadline) await sleep(50);
+  console.error(`[socket.io] ${all.filter(c => c.socket.connected).length} clients connected`);
+  const pub = io(url, { transports: ['websocket'], reconnectionDelay: 100, reconnectionDelayMax: 1000 });
+  let t = 0;
+  const timer = setInterval(() => {
+    for (let k = 0; k < Math.max(1, rate / 100); k++) {
+      const seq = nextSeq[t]++;
+      if (pub.connected) pub.emit('pub', 't' + t, seq, Number(process.hrtime.bigint()));
+      t = (t + 1) % topics;
+    }
+  }, 10);
+  const everyone = Date.now() + 60000;
+  while (all.some(c => c.got.size === 0) && Date.now() < everyone) await sleep(50);
+
+  const p99 = a => { if (!a.length) return '-'; a.sort((x, y) => x - y); return (a[Math.min(a.length - 1, Math.ceil(a.length * 0.99) - 1)] / 1e6).toFixed(1); };
+  const nobodyDown = async t0 => {
+    await sleep(300);
+    while (Date.now() - t0 < 60000) { if (!all.some(c => c.down)) return Date.now() - t0; await sleep(5); }
+    return -1;
+  };
+  const cpu = () => nodes.map((p, i) => cpuDone[i] + (p.exitCode === null ? ticks(p.pid) : 0));
+  // Resolves once the process is gone (its port free), SIGKILL after 30 s.
+  const stop = (i, signal) => new Promise(res => {
+    const p = nodes[i];
+    cpuDone[i] += ticks(p.pid);
+    if (p.exitCode !== null || p.signalCode !== null) { res(); return; }
+    p.once('exit', res); p.kill(signal);
+    setTimeout(() => p.kill('SIGKILL'), 30000);
+  });
+  const lostNow = (from, to) => {
+    let lost = 0;
+    for (const c of all) for (let s = from[c.topic]; s < to[c.topic]; s++) if (anyone[c.topic].has(s) && !c.got.has(s)) lost++;
+    return lost;
+  };
+  const rows = [];
+  const scenario = async (name, event, then) => {
+    console.error('[socket.io] ' + name);
+    const from = nextSeq.slice();
+    all.forEach(c => { c.dup = 0; });
+    hist.during = []; hist.after = [];
+    const attemptsBefore = attempts, cpuBefore = cpu(), wall0 = Date.now();
+    await sleep(1000);
+    const dropped = new Set();
+    const watch = setInterval(() => all.forEach(c => { if (c.down) dropped.add(c); }), 5);
+    phase = 1;
+    const t0 = Date.now();
+    await event();
+    const recovered = await nobodyDown(t0);
+    phase = 2;
+    await sleep(after * 1000);
+    clearInterval(watch);
+    phase = 0;
+    const to = nextSeq.slice(), cpuAfter = cpu(), wall = (Date.now() - wall0) / 1000;
+    const settle = Date.now() + 15000;
+    let lost;
+    while ((lost = lostNow(from, to)) > 0 && Date.now() < settle) await sleep(100);
+    const dup = all.reduce((n, c) => n + c.dup, 0);
+    const cpuText = cpuAfter.map((v, i) => (100 * (v - cpuBefore[i]) / 100 / wall).toFixed(0)).join(' / ');
+    await then();
+    await nobodyDown(Date.now());
+    rows.push(`| ${name} | ${dropped.size} | ${recovered < 0 ? 'not within 60 s' : recovered} | ${lost} | ${dup} | - | ${attempts - attemptsBefore} | ${p99(hist.during)} | ${p99(hist.after)} | ${cpuText} |`);
+  };
+  await scenario('node killed', async () => { await stop(0, 'SIGKILL'); }, async () => { await startNode(0); });
+  await scenario('rolling restart', async () => {
+    for (let i = 0; i < 3; i++) { await stop(i, 'SIGTERM'); await nobodyDown(Date.now()); await startNode(i); }
+  }, async () => {});
+  await scenario('balancer restarted', async () => {
+    await new Promise(res => { haproxy.once('exit', res); haproxy.kill('SIGKILL'); });
+    await startHaproxy();
+  }, async () => {});
+  clearInterval(timer);
+  console.log();
+  console.log(`Socket.IO 4.8, redis-streams-adapter, connection-state recovery ${args.recovery}: ${clients} clients, ${topics} rooms, ${rate} msg/s (indicative: measured on a loaded machine)`);
+  console.log('| scenario | clients dropped | all resubscribed after (ms) | lost | duplicated | gap signals | reconnect attempts | p99 during (ms) | p99 after (ms) | CPU per node (%) |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---|');
+  rows.forEach(r => console.log(r));
+  all.forEach(c => c.socket.close()); pub.close();
+  procs.forEach(p => { try { p.kill('SIGKILL'); } catch {} });
+  process.exit(0);
+}

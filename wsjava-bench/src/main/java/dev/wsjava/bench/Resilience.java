@@ -1,0 +1,618 @@
+package dev.wsjava.bench;
+
+import dev.wsjava.ReconnectListener;
+import dev.wsjava.ReconnectPolicy;
+import dev.wsjava.WebSocket;
+import dev.wsjava.WebSocketClient;
+import dev.wsjava.WebSocketConfig;
+import dev.wsjava.WebSocketListener;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The resilience benchmark ({@code ./bench resilience}): N reconnecting clients (resume on) spread
+ * by a real HAProxy (round robin) over three {@code wsjava serve --cluster} processes, one topic
+ * per 100 clients, a publisher at a steady rate; then (a) a node killed with SIGKILL, (b) a
+ * rolling restart of the three (SIGTERM, then started again), (c) HAProxy killed and started
+ * again. For each: the time until every client that dropped is connected and resumed again,
+ * messages lost and duplicated (of those that reached at least one client), reconnect attempts,
+ * p99 delivery latency during the event and after it, and CPU per node.
+ *
+ * <p>Command line: {@code --serve JAR --engine redis|nats --history N --clients N --rate
+ * MSGS_PER_S --after SECONDS --work DIR}. Everything is bounded: each wait has a deadline, and
+ * the run prints its table even when a deadline passed (the row says so).
+ */
+public final class Resilience {
+  private static final int PER_TOPIC = 100;
+  private static final long SETTLE_NANOS = TimeUnit.SECONDS.toNanos(60);
+
+  private final String serveJar;
+  private final String engine;
+  private final int history;
+  private final int clients;
+  private final int rate;
+  private final int afterSeconds;
+  private final Path work;
+  private final int topics;
+
+  private Process engineProcess;
+  private final int[] nodePorts = new int[3];
+  private final Process[] nodes = new Process[3];
+  private final long[] cpuTicksDone = new long[3]; // CPU of a slot's processes that ended
+  private Process haproxy;
+  private int lbPort;
+  private Path haproxyCfg;
+
+  // Measurements
+  private final List<Client> all = new ArrayList<>();
+  private final BitSet[] anyone; // per topic: seqs some client received; guarded by itself
+  private final AtomicLongArray nextSeq; // per topic
+  private final LongAdder attempts = new LongAdder();
+  private final Histogram during = new Histogram();
+  private final Histogram after = new Histogram();
+  private volatile int phase; // 0 steady, 1 during, 2 after
+  private volatile boolean publishing;
+
+  private Resilience(String[] args) {
+    String jar = null;
+    String eng = "redis";
+    int hist = 10_000;
+    int n = 10_000;
+    int r = 200;
+    int aft = 5;
+    Path w = Path.of("wsjava-bench/target/resilience");
+    for (int i = 0; i < args.length; i += 2) {
+      String v = args[i + 1];
+      switch (args[i]) {
+        case "--serve" -> jar = v;
+        case "--engine" -> eng = v;
+        case "--history" -> hist = Integer.parseInt(v);
+        case "--clients" -> n = Integer.parseInt(v);
+        case "--rate" -> r = Integer.parseInt(v);
+        case "--after" -> aft = Integer.parseInt(v);
+        case "--work" -> w = Path.of(v);
+        default -> throw new IllegalArgumentException("unknown option " + args[i]);
+      }
+    }
+    if (jar == null || n < 1 || n > 9_900 || r < 1 || r > 10_000) {
+      throw new IllegalArgumentException("--serve JAR is required; --clients 1 to 9900 (HAProxy"
+          + " holds two descriptors per client, and the limit is 20000); --rate 1 to 10000");
+    }
+    serveJar = jar;
+    engine = eng;
+    history = hist;
+    clients = n;
+    rate = r;
+    afterSeconds = aft;
+    work = w;
+    topics = (n + PER_TOPIC - 1) / PER_TOPIC;
+    anyone = new BitSet[topics];
+    for (int i = 0; i < topics; i++) {
+      anyone[i] = new BitSet();
+    }
+    nextSeq = new AtomicLongArray(topics);
+  }
+
+  /**
+   * Runs the benchmark and prints its table.
+   *
+   * @param args see the class
+   * @throws Exception when a part cannot start
+   */
+  public static void main(String[] args) throws Exception {
+    new Resilience(args).run();
+  }
+
+  /** Delivery latency in 0.1 ms buckets up to 60 s. */
+  static final class Histogram {
+    final AtomicLongArray buckets = new AtomicLongArray(600_001);
+
+    void add(long nanos) {
+      buckets.incrementAndGet((int) Math.min(buckets.length() - 1, Math.max(0, nanos / 100_000)));
+    }
+
+    String p99() {
+      long total = 0;
+      for (int i = 0; i < buckets.length(); i++) {
+        total += buckets.get(i);
+      }
+      if (total == 0) {
+        return "-";
+      }
+      long seen = 0;
+      for (int i = 0; i < buckets.length(); i++) {
+        seen += buckets.get(i);
+        if (seen >= Math.ceil(total * 0.99)) {
+          return String.format(Locale.ROOT, "%.1f", i / 10.0);
+        }
+      }
+      return "-";
+    }
+
+    void reset() {
+      for (int i = 0; i < buckets.length(); i++) {
+        buckets.set(i, 0);
+      }
+    }
+  }
+
+  /** One subscriber: its topic, what it received, whether it is connected. */
+  final class Client implements WebSocketListener {
+    final int topic;
+    final BitSet got = new BitSet(); // guarded by this
+    long duplicates; // guarded by this
+    long gaps; // guarded by this
+    volatile boolean down;
+
+    Client(int topic) {
+      this.topic = topic;
+    }
+
+    @Override
+    public void onText(WebSocket ws, String text) {
+      long now = System.nanoTime();
+      if (text.startsWith("- ")) {
+        synchronized (this) {
+          gaps++;
+        }
+        return;
+      }
+      int nl = text.indexOf('\n');
+      String body = nl >= 0 ? text.substring(nl + 1) : text;
+      int sp = body.indexOf(' ');
+      if (sp < 0) {
+        return;
+      }
+      int seq;
+      long sent;
+      try {
+        seq = Integer.parseInt(body.substring(0, sp));
+        sent = Long.parseLong(body.substring(sp + 1));
+      } catch (NumberFormatException e) {
+        return;
+      }
+      boolean again;
+      synchronized (this) {
+        again = got.get(seq);
+        if (again) {
+          duplicates++;
+        } else {
+          got.set(seq);
+        }
+      }
+      if (!again) {
+        synchronized (anyone[topic]) {
+          anyone[topic].set(seq);
+        }
+        if (phase == 1) {
+          during.add(now - sent);
+        } else if (phase == 2) {
+          after.add(now - sent);
+        }
+      }
+    }
+  }
+
+  private void run() throws Exception {
+    Files.createDirectories(work);
+    startEngine();
+    for (int i = 0; i < 3; i++) {
+      nodePorts[i] = freePort();
+      startNode(i);
+    }
+    lbPort = freePort();
+    writeHaproxyConfig();
+    startHaproxy();
+    System.err.printf(Locale.ROOT, "[resilience] %s, history %d, %d clients in %d topics, %d msg/s%n",
+        engine, history, clients, topics, rate);
+    URI uri = URI.create("ws://127.0.0.1:" + lbPort + "/topics");
+    ReconnectListener counting = new ReconnectListener() {
+      @Override
+      public void onReconnecting(WebSocket ws, int attempt, Duration delay, Throwable cause) {
+        attempts.increment();
+        if (ws.attachment() instanceof Client c) {
+          c.down = true;
+        }
+      }
+
+      @Override
+      public void onReconnected(WebSocket ws, int tries) {
+        if (ws.attachment() instanceof Client c) {
+          c.down = false;
+        }
+      }
+    };
+    List<String> rows = new ArrayList<>();
+    try (WebSocketClient client = WebSocketClient.builder()
+        .config(WebSocketConfig.builder().deflate(null).build())
+        .reconnect(ReconnectPolicy.builder().initialDelay(Duration.ofMillis(250))
+            .maxDelay(Duration.ofSeconds(5)).build(), counting)
+        .resumeTopics()
+        .build();
+        WebSocketClient pubClient = WebSocketClient.builder()
+            .reconnect(ReconnectPolicy.builder().initialDelay(Duration.ofMillis(100))
+                .maxDelay(Duration.ofSeconds(1)).build())
+            .build()) {
+      connectAll(client, uri);
+      WebSocket publisher = pubClient.connect(uri, new WebSocketListener() {}).get(30, TimeUnit.SECONDS);
+      Thread pub = Thread.ofPlatform().daemon().name("publisher").start(() -> publish(publisher));
+      publishing = true;
+      awaitEveryoneHeard();
+      rows.add(scenario("node killed", () -> {
+        kill(0, true);
+      }, () -> startNode(0)));
+      rows.add(scenario("rolling restart", () -> {
+        for (int i = 0; i < 3; i++) {
+          kill(i, false);
+          awaitNobodyDown(System.nanoTime());
+          startNode(i);
+        }
+      }, () -> { }));
+      rows.add(scenario("balancer restarted", () -> {
+        haproxy.destroyForcibly();
+        haproxy.waitFor(10, TimeUnit.SECONDS);
+        startHaproxy();
+      }, () -> { }));
+      publishing = false;
+      pub.interrupt();
+    } finally {
+      stopAll();
+    }
+    System.out.println();
+    System.out.printf(Locale.ROOT, "wsjava, %s, history %s: %d clients, %d topics, %d msg/s"
+        + " (indicative: measured on a loaded machine)%n", engine, history > 0 ? history : "off",
+        clients, topics, rate);
+    System.out.println("| scenario | clients dropped | all resubscribed after (ms) | lost | duplicated"
+        + " | gap signals | reconnect attempts | p99 during (ms) | p99 after (ms) | CPU per node (%) |");
+    System.out.println("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|");
+    rows.forEach(System.out::println);
+  }
+
+  interface Step {
+    void run() throws Exception;
+  }
+
+  /** One scenario's window: a steady second, the event, recovery, the after window, then counts. */
+  private String scenario(String name, Step event, Step then) throws Exception {
+    System.err.println("[resilience] " + name);
+    long[] from = new long[topics];
+    for (int t = 0; t < topics; t++) {
+      from[t] = nextSeq.get(t);
+    }
+    for (Client c : all) {
+      synchronized (c) {
+        c.duplicates = 0;
+        c.gaps = 0;
+      }
+    }
+    during.reset();
+    after.reset();
+    long attemptsBefore = attempts.sum();
+    long[] cpuBefore = cpuTicks();
+    long wallBefore = System.nanoTime();
+    Thread.sleep(1000);
+    AtomicInteger dropped = new AtomicInteger();
+    Thread watcher = Thread.ofVirtual().start(() -> {
+      // counts the clients that drop during the event
+      java.util.Set<Client> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+      while (!Thread.currentThread().isInterrupted()) {
+        for (Client c : all) {
+          if (c.down && seen.add(c)) {
+            dropped.incrementAndGet();
+          }
+        }
+        try {
+          Thread.sleep(5);
+        } catch (InterruptedException e) {
+          return;
+        }
+      }
+    });
+    phase = 1;
+    long t0 = System.nanoTime();
+    event.run();
+    long recovered = awaitNobodyDown(t0);
+    phase = 2;
+    Thread.sleep(afterSeconds * 1000L);
+    watcher.interrupt();
+    phase = 0;
+    long[] to = new long[topics];
+    for (int t = 0; t < topics; t++) {
+      to[t] = nextSeq.get(t);
+    }
+    long[] cpuAfter = cpuTicks();
+    double wall = (System.nanoTime() - wallBefore) / 1e9;
+    // What was published by the end of the window and reached someone must reach everyone:
+    // counted once it has (or after 15 s, what is still missing is lost).
+    long settleEnd = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+    long lost;
+    while ((lost = lost(from, to, false)) > 0 && System.nanoTime() < settleEnd) {
+      Thread.sleep(100);
+    }
+    if (lost > 0) {
+      lost(from, to, System.getenv("RESILIENCE_DEBUG") != null);
+    }
+    long dup = 0;
+    long gaps = 0;
+    for (Client c : all) {
+      synchronized (c) {
+        dup += c.duplicates;
+        gaps += c.gaps;
+      }
+    }
+    StringBuilder cpu = new StringBuilder();
+    for (int i = 0; i < 3; i++) {
+      cpu.append(i > 0 ? " / " : "").append(String.format(Locale.ROOT, "%.0f",
+          100.0 * (cpuAfter[i] - cpuBefore[i]) / 100.0 / wall));
+    }
+    then.run();
+    awaitNobodyDown(System.nanoTime());
+    String recovery = recovered < 0 ? "not within 60 s" : Long.toString(recovered / 1_000_000);
+    return String.format(Locale.ROOT, "| %s | %d | %s | %d | %d | %d | %d | %s | %s | %s |", name,
+        dropped.get(), recovery, lost, dup, gaps, attempts.sum() - attemptsBefore, during.p99(),
+        after.p99(), cpu);
+  }
+
+  /**
+   * Messages of the window [from, to) that reached some client of their topic but not each of
+   * them.
+   */
+  private long lost(long[] from, long[] to, boolean tell) {
+    long lost = 0;
+    for (Client c : all) {
+      BitSet reached;
+      synchronized (anyone[c.topic]) {
+        reached = (BitSet) anyone[c.topic].clone();
+      }
+      synchronized (c) {
+        long before = lost;
+        StringBuilder which = new StringBuilder();
+        for (long s = from[c.topic]; s < to[c.topic]; s++) {
+          if (reached.get((int) s) && !c.got.get((int) s)) {
+            lost++;
+            if (which.length() < 200) {
+              which.append(s).append(' ');
+            }
+          }
+        }
+        if (tell && lost > before) {
+          System.err.println("[resilience] t" + c.topic + " lost " + (lost - before) + ": " + which
+              + "of " + from[c.topic] + ".." + to[c.topic] + ", gaps " + c.gaps);
+        }
+      }
+    }
+    return lost;
+  }
+
+  /** Waits until no client is down; returns the nanoseconds since {@code t0}, or -1 past 60 s. */
+  private long awaitNobodyDown(long t0) throws InterruptedException {
+    Thread.sleep(300); // the drops of the event are seen first
+    long end = t0 + SETTLE_NANOS;
+    while (System.nanoTime() < end) {
+      boolean any = false;
+      for (Client c : all) {
+        if (c.down) {
+          any = true;
+          break;
+        }
+      }
+      if (!any) {
+        return System.nanoTime() - t0;
+      }
+      Thread.sleep(5);
+    }
+    return -1;
+  }
+
+  private void connectAll(WebSocketClient client, URI base) throws Exception {
+    Semaphore inFlight = new Semaphore(200);
+    AtomicInteger failed = new AtomicInteger();
+    for (int i = 0; i < clients; i++) {
+      Client c = new Client(i / PER_TOPIC);
+      all.add(c);
+      inFlight.acquire();
+      client.connect(URI.create(base + "?sub=t" + c.topic), c).whenComplete((ws, e) -> {
+        inFlight.release();
+        if (e != null) {
+          failed.incrementAndGet();
+        } else {
+          ws.attach(c);
+        }
+      });
+    }
+    inFlight.acquire(200);
+    if (failed.get() > 0) {
+      throw new IllegalStateException(failed.get() + " clients could not connect");
+    }
+    System.err.println("[resilience] " + clients + " clients connected");
+  }
+
+  private void awaitEveryoneHeard() throws InterruptedException {
+    long end = System.nanoTime() + SETTLE_NANOS;
+    while (System.nanoTime() < end) {
+      boolean all = true;
+      for (Client c : this.all) {
+        synchronized (c) {
+          if (c.got.isEmpty()) {
+            all = false;
+            break;
+          }
+        }
+      }
+      if (all) {
+        return;
+      }
+      Thread.sleep(50);
+    }
+    throw new IllegalStateException("not every client received a message within 60 s");
+  }
+
+  /** Sends {@code rate} messages a second, round robin over the topics, each "t<k> seq nanos". */
+  private void publish(WebSocket publisher) {
+    long interval = 1_000_000_000L / rate;
+    long next = System.nanoTime();
+    int t = 0;
+    while (!Thread.currentThread().isInterrupted()) {
+      long wait = next - System.nanoTime();
+      if (wait > 0) {
+        java.util.concurrent.locks.LockSupport.parkNanos(wait);
+        continue;
+      }
+      next += interval;
+      if (!publishing) {
+        continue;
+      }
+      long seq = nextSeq.getAndIncrement(t);
+      try {
+        publisher.sendText("t" + t + " " + seq + " " + System.nanoTime());
+      } catch (RuntimeException e) {
+        // disconnected: this one is not published (no client can have it, so it is not lost)
+      }
+      t = (t + 1) % topics;
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Processes
+
+  private String engineUri;
+
+  private void startEngine() throws Exception {
+    int port = freePort();
+    Path log = work.resolve(engine + ".log");
+    if (engine.equals("redis")) {
+      engineProcess = new ProcessBuilder("redis-server", "--port", Integer.toString(port), "--bind",
+          "127.0.0.1", "--save", "", "--appendonly", "no").redirectErrorStream(true)
+          .redirectOutput(log.toFile()).start();
+      engineUri = "redis://127.0.0.1:" + port;
+    } else {
+      Path store = Files.createTempDirectory(work, "nats-store");
+      engineProcess = new ProcessBuilder(natsServer(), "-a", "127.0.0.1", "-p",
+          Integer.toString(port), "-js", "-sd", store.toString()).redirectErrorStream(true)
+          .redirectOutput(log.toFile()).start();
+      engineUri = "nats://127.0.0.1:" + port;
+    }
+    awaitPort(port, engineProcess, log);
+  }
+
+  private static String natsServer() {
+    return Files.isExecutable(Path.of("/usr/sbin/nats-server")) ? "/usr/sbin/nats-server" : "nats-server";
+  }
+
+  private void startNode(int i) throws Exception {
+    Path log = work.resolve("node" + i + ".log");
+    String java = ProcessHandle.current().info().command().orElse("java");
+    List<String> cmd = new ArrayList<>(List.of(java, "-Xmx768m", "-jar", serveJar, "serve",
+        "--port", Integer.toString(nodePorts[i]), "--cluster", engineUri,
+        "--history", Integer.toString(history), "--resume-key", "resilience-benchmark-key"));
+    nodes[i] = new ProcessBuilder(cmd).redirectErrorStream(true)
+        .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+    awaitPort(nodePorts[i], nodes[i], log);
+  }
+
+  /** Stops node {@code i}: SIGKILL, or SIGTERM (it closes its connections) and waits. */
+  private void kill(int i, boolean hard) throws InterruptedException {
+    cpuTicksDone[i] += ticks(nodes[i].pid());
+    if (hard) {
+      nodes[i].destroyForcibly();
+    } else {
+      nodes[i].destroy();
+    }
+    if (!nodes[i].waitFor(30, TimeUnit.SECONDS)) {
+      nodes[i].destroyForcibly();
+    }
+  }
+
+  private void writeHaproxyConfig() throws IOException {
+    StringBuilder cfg = new StringBuilder()
+        .append("global\n  maxconn ").append(clients + 100).append('\n')
+        .append("defaults\n  mode tcp\n  timeout connect 1s\n  timeout client 1h\n")
+        .append("  timeout server 1h\n  retries 3\n  option redispatch\n")
+        .append("frontend in\n  bind 127.0.0.1:").append(lbPort).append("\n  default_backend nodes\n")
+        .append("backend nodes\n  balance roundrobin\n");
+    for (int i = 0; i < 3; i++) {
+      cfg.append("  server n").append(i).append(" 127.0.0.1:").append(nodePorts[i])
+          .append(" check inter 200ms fall 1 rise 2\n");
+    }
+    haproxyCfg = work.resolve("haproxy.cfg");
+    Files.writeString(haproxyCfg, cfg);
+  }
+
+  private void startHaproxy() throws Exception {
+    String program = Files.isExecutable(Path.of("/usr/sbin/haproxy")) ? "/usr/sbin/haproxy" : "haproxy";
+    Path log = work.resolve("haproxy.log");
+    haproxy = new ProcessBuilder(program, "-db", "-f", haproxyCfg.toString()).redirectErrorStream(true)
+        .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+    awaitPort(lbPort, haproxy, log);
+  }
+
+  private static void awaitPort(int port, Process p, Path log) throws Exception {
+    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(180); // a JVM on a busy machine
+    while (true) {
+      try {
+        new Socket(InetAddress.getLoopbackAddress(), port).close();
+        return;
+      } catch (IOException notYet) {
+        if (!p.isAlive() || System.nanoTime() > end) {
+          p.destroyForcibly();
+          throw new IllegalStateException("a process did not listen on " + port + "; see " + log);
+        }
+        Thread.sleep(20);
+      }
+    }
+  }
+
+  private long[] cpuTicks() {
+    long[] t = new long[3];
+    for (int i = 0; i < 3; i++) {
+      t[i] = cpuTicksDone[i] + (nodes[i] != null && nodes[i].isAlive() ? ticks(nodes[i].pid()) : 0);
+    }
+    return t;
+  }
+
+  /** utime + stime of a process, in clock ticks (100 a second on Linux). */
+  private static long ticks(long pid) {
+    try {
+      String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+      String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+      return Long.parseLong(f[11]) + Long.parseLong(f[12]);
+    } catch (IOException | RuntimeException e) {
+      return 0;
+    }
+  }
+
+  private void stopAll() {
+    if (haproxy != null) {
+      haproxy.destroyForcibly();
+    }
+    for (Process p : nodes) {
+      if (p != null) {
+        p.destroyForcibly();
+      }
+    }
+    if (engineProcess != null) {
+      engineProcess.destroyForcibly();
+    }
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return s.getLocalPort();
+    }
+  }
+}

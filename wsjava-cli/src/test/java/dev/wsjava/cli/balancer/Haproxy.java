@@ -1,0 +1,92 @@
+package dev.wsjava.cli.balancer;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * A real HAProxy (Debian's {@code haproxy}) in TCP mode in front of wsjava nodes, sending each
+ * node a PROXY protocol version 2 header ({@code send-proxy-v2}, health checks too), on a free port
+ * of a loopback address. A node that refuses connections (killed, or draining: its listener is
+ * closed) is taken out by the one-failure health check, and a connect that fails meanwhile is
+ * retried on another node ({@code option redispatch}). Runs in the foreground ({@code -db});
+ * stopped by its own process id. Thread-safe.
+ */
+public final class Haproxy extends Balancer {
+  private Haproxy(Process process, String host, int port, Path log) {
+    super(process, host, port, log);
+  }
+
+  /**
+   * The configuration: docs/DEPLOYMENT.md shows the same.
+   *
+   * @param host the address to listen on
+   * @param port the port to listen on
+   * @param nodePorts the nodes' ports on 127.0.0.1
+   * @param maxconn the most client connections at once (HAProxy needs two descriptors each)
+   * @return the haproxy.cfg text
+   */
+  public static String config(String host, int port, List<Integer> nodePorts, int maxconn) {
+    StringBuilder b = new StringBuilder();
+    b.append("global\n  maxconn ").append(maxconn).append('\n');
+    b.append("""
+
+        defaults
+          mode tcp
+          timeout connect 2s
+          timeout client 1h
+          timeout server 1h
+          retries 3
+          option redispatch
+
+        frontend websocket
+        """);
+    b.append("  bind ").append(host).append(':').append(port).append('\n');
+    b.append("""
+          default_backend nodes
+
+        backend nodes
+          balance leastconn
+        """);
+    for (int i = 0; i < nodePorts.size(); i++) {
+      b.append("  server node").append(i + 1).append(" 127.0.0.1:").append(nodePorts.get(i))
+          .append(" send-proxy-v2 check check-send-proxy inter 250ms fall 1 rise 2\n");
+    }
+    return b.toString();
+  }
+
+  /**
+   * Starts HAProxy for up to 1,000 clients and waits until it listens.
+   *
+   * @param dir where its configuration goes
+   * @param host the loopback address to listen on, e.g. {@code 127.0.0.1}
+   * @param nodePorts the nodes' ports on 127.0.0.1
+   * @return the running balancer
+   * @throws Exception when it does not start within 20 s
+   */
+  public static Haproxy start(Path dir, String host, List<Integer> nodePorts) throws Exception {
+    return start(dir, host, nodePorts, 1000);
+  }
+
+  /**
+   * Starts HAProxy for up to {@code maxconn} clients and waits until it listens.
+   *
+   * @param dir where its configuration goes
+   * @param host the loopback address to listen on, e.g. {@code 127.0.0.1}
+   * @param nodePorts the nodes' ports on 127.0.0.1
+   * @param maxconn the most client connections at once; HAProxy refuses to start when the
+   *     process may not open about twice as many files
+   * @return the running balancer
+   * @throws Exception when it does not start within 20 s
+   */
+  public static Haproxy start(Path dir, String host, List<Integer> nodePorts, int maxconn)
+      throws Exception {
+    int port = Loopback.freePort(host);
+    Path cfg = dir.resolve("haproxy.cfg");
+    Files.writeString(cfg, config(host, port, nodePorts, maxconn), StandardCharsets.UTF_8);
+    Path log = dir.resolve("haproxy.log");
+    return new Haproxy(
+        launch(List.of("haproxy", "-db", "-f", cfg.toString()), log, host, port), host, port, log);
+  }
+}
