@@ -75,6 +75,12 @@ final class JSession implements Session, WebSocketListener {
   private volatile int maxBinary;
   private volatile long maxIdle;
   private volatile boolean closing;
+  /**
+   * The code this session closed with because the endpoint or its input failed (1011, 1009,
+   * 1003), else 0: later messages are dropped, and onClose is told this code whatever the peer's
+   * answer carries.
+   */
+  private volatile int failedWith;
 
   // Receiving, on the I/O thread.
   private Sink current; // the sink of the message under way (streamed mode)
@@ -355,6 +361,11 @@ final class JSession implements Session, WebSocketListener {
     }
     int[] depth = IN_CALLBACK.get();
     depth[0]++;
+    int failure = failedWith;
+    if (failure != 0) {
+      code = failure;
+      reason = FAILURE_REASONS.getOrDefault(failure, reason);
+    }
     try {
       endpoint.onClose(this, new CloseReason(CloseReason.CloseCodes.getCloseCode(code), reason));
     } catch (Throwable t) {
@@ -376,6 +387,9 @@ final class JSession implements Session, WebSocketListener {
   }
 
   private void deliverOnThisThread(Sink s, Object raw, boolean last) {
+    if (failedWith != 0) {
+      return; // the session failed and is closing: the endpoint gets no more messages (§5.2.2)
+    }
     int[] depth = IN_CALLBACK.get();
     depth[0]++; // a blocking send from here (the return value's too) must not wait
     try {
@@ -389,6 +403,9 @@ final class JSession implements Session, WebSocketListener {
       Object result;
       try {
         result = s.invoker.invoke(argument, last);
+      } catch (DecodeException e) {
+        callOnError(e); // a @PathParam that does not convert (§4.3): as a decoder's failure
+        return;
       } catch (Throwable t) {
         failed(t);
         return;
@@ -430,19 +447,38 @@ final class JSession implements Session, WebSocketListener {
   private void tooBig(long size, long max) {
     callOnError(new jakarta.websocket.SessionException(
         "message of " + size + "+ exceeds the limit of " + max + " (1009)", null, this));
-    closeQuietly(1009, "message too big");
+    failClose(1009);
   }
 
   /** A data message no handler takes: 1003 (RFC 6455 §7.4.1). */
   private void noHandler(boolean isText) {
-    closeQuietly(1003, "no handler for " + (isText ? "text" : "binary") + " messages");
+    failClose(1003);
   }
 
   /** The endpoint threw: onError, then 1011 (RFC 6455 §7.4.1). */
   private void failed(Throwable t) {
-    Throwable cause = t instanceof java.lang.reflect.InvocationTargetException i ? i.getCause() : t;
+    Throwable cause =
+        t instanceof java.lang.reflect.InvocationTargetException i ? i.getCause()
+            : t instanceof java.lang.reflect.UndeclaredThrowableException u ? u.getCause() : t;
     callOnError(cause);
-    closeQuietly(1011, "endpoint failed");
+    failClose(1011);
+  }
+
+  /** Reasons of the closes {@link #failClose} makes. */
+  private static final Map<Integer, String> FAILURE_REASONS =
+      Map.of(1011, "endpoint failed", 1009, "message too big", 1003, "no handler for this message type");
+
+  /** Closes with a failure code (once), which onClose will be told. */
+  private void failClose(int code) {
+    WebSocket socket = ws;
+    if (socket != null && socket.isOpen() && failedWith == 0) {
+      failedWith = code;
+      try {
+        socket.close(code, FAILURE_REASONS.get(code));
+      } catch (IllegalStateException e) {
+        // closed meanwhile
+      }
+    }
   }
 
   void callOnError(Throwable t) {
@@ -454,13 +490,6 @@ final class JSession implements Session, WebSocketListener {
       LOG.log(System.Logger.Level.WARNING, "onError of " + endpoint.getClass().getName() + " failed", e);
     } finally {
       depth[0]--;
-    }
-  }
-
-  private void closeQuietly(int code, String reason) {
-    WebSocket socket = ws;
-    if (socket != null && socket.isOpen()) {
-      socket.close(code, reason);
     }
   }
 
