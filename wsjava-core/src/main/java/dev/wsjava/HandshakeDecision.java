@@ -23,7 +23,7 @@ import java.util.Objects;
  */
 public final class HandshakeDecision {
   private static final HandshakeDecision ACCEPT =
-      new HandshakeDecision(HttpStatus.SWITCHING_PROTOCOLS, false, null, Headers.empty(), null, null);
+      new HandshakeDecision(HttpStatus.SWITCHING_PROTOCOLS, false, null, Headers.empty(), null, null, false);
 
   private final int status;
   private final boolean choosesSubprotocol;
@@ -31,6 +31,7 @@ public final class HandshakeDecision {
   private final Headers headers;
   private final Object attachment;
   private final String body;
+  private final boolean declinesExtensions;
 
   private HandshakeDecision(
       int status,
@@ -38,7 +39,9 @@ public final class HandshakeDecision {
       String subprotocol,
       Headers headers,
       Object attachment,
-      String body) {
+      String body,
+      boolean declinesExtensions) {
+    this.declinesExtensions = declinesExtensions;
     this.status = status;
     this.choosesSubprotocol = choosesSubprotocol;
     this.subprotocol = subprotocol;
@@ -68,7 +71,7 @@ public final class HandshakeDecision {
     if (status < 300 || status > 599) {
       throw new IllegalArgumentException("a rejection status must be 300 to 599: " + status);
     }
-    return new HandshakeDecision(status, false, null, Headers.empty(), null, null);
+    return new HandshakeDecision(status, false, null, Headers.empty(), null, null, false);
   }
 
   /**
@@ -81,7 +84,7 @@ public final class HandshakeDecision {
    */
   public HandshakeDecision subprotocol(String value) {
     requireAccept("a subprotocol");
-    return new HandshakeDecision(status, true, value, headers, attachment, body);
+    return new HandshakeDecision(status, true, value, headers, attachment, body, declinesExtensions);
   }
 
   /**
@@ -98,7 +101,8 @@ public final class HandshakeDecision {
    */
   public HandshakeDecision header(String name, String value) {
     Headers more = headers.toBuilder().add(name, value).build();
-    return new HandshakeDecision(status, choosesSubprotocol, subprotocol, more, attachment, body);
+    return new HandshakeDecision(
+        status, choosesSubprotocol, subprotocol, more, attachment, body, declinesExtensions);
   }
 
   /**
@@ -111,7 +115,8 @@ public final class HandshakeDecision {
    */
   public HandshakeDecision attach(Object value) {
     requireAccept("an attachment");
-    return new HandshakeDecision(status, choosesSubprotocol, subprotocol, headers, value, body);
+    return new HandshakeDecision(
+        status, choosesSubprotocol, subprotocol, headers, value, body, declinesExtensions);
   }
 
   /**
@@ -126,7 +131,26 @@ public final class HandshakeDecision {
       throw new IllegalStateException("an acceptance has no body: it is answered 101");
     }
     return new HandshakeDecision(
-        status, false, null, headers, null, Objects.requireNonNull(text, "text"));
+        status, false, null, headers, null, Objects.requireNonNull(text, "text"), false);
+  }
+
+  /**
+   * Declines every extension the server would negotiate for this upgrade (permessage-deflate):
+   * the 101 names none and the connection uses none, as RFC 6455 §9.1 lets a server answer any
+   * offer. For a connection whose peer compresses poorly, or an API whose application decides the
+   * extensions (Jakarta WebSocket's configurator).
+   *
+   * @return the new decision
+   * @throws IllegalStateException on a rejection
+   */
+  public HandshakeDecision withoutExtensions() {
+    requireAccept("extensions");
+    return new HandshakeDecision(status, choosesSubprotocol, subprotocol, headers, attachment, body, true);
+  }
+
+  /** Whether this acceptance declines the negotiated extensions ({@link #withoutExtensions}). */
+  boolean declinesExtensions() {
+    return declinesExtensions;
   }
 
   private void requireAccept(String what) {

@@ -105,6 +105,6 @@ final class Hook {
     String subprotocol = d.choosesSubprotocol() ? d.chosenSubprotocol() : info.subprotocol();
     WebSocketImpl ws = make.apply(request, d.attachment());
     ws.servedBy(limits, own);
-    return new Verdict.Accept(ws, subprotocol, d.headers());
+    return new Verdict.Accept(ws, subprotocol, d.headers(), d.declinesExtensions());
   }
 }

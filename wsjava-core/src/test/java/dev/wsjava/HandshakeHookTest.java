@@ -165,6 +165,35 @@ class HandshakeHookTest {
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("setups")
+  void anAcceptanceWithoutExtensionsAnswersNoneAndBothSidesSpeakUncompressed(Setup s)
+      throws Exception {
+    URI uri =
+        start(
+            s,
+            WebSocketServer.builder()
+                .onHandshake(
+                    req ->
+                        req.queryParam("plain") != null
+                            ? HandshakeDecision.accept().withoutExtensions().attach("p")
+                            : HandshakeDecision.accept().attach("d")),
+            Duration.ofSeconds(10));
+    String big = "compressible ".repeat(400);
+    WebSocket deflated = client(s).connect(uri).get(10, TimeUnit.SECONDS);
+    assertThat(deflated.extensions()).as("the default negotiates deflate").isNotEmpty();
+    deflated.close().get(10, TimeUnit.SECONDS);
+
+    WebSocket plain = client.connect(URI.create(uri + "?plain")).get(10, TimeUnit.SECONDS);
+    assertThat(plain.extensions()).isEmpty();
+    assertThat(plain.responseHeaders().first("Sec-WebSocket-Extensions")).isNull();
+    plain.sendText(big);
+    assertThat(plain.receive(Duration.ofSeconds(10)))
+        .as("the server does not compress either (the client would fail on RSV1)")
+        .isEqualTo(new Message.Text("p|s-42|null|" + big));
+    plain.close().get(10, TimeUnit.SECONDS);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("setups")
   void anAcceptanceChoosesTheSubprotocolAndSetsACookieTheClientSees(Setup s) throws Exception {
     AtomicReference<HandshakeRequest> seen = new AtomicReference<>();
     URI uri =

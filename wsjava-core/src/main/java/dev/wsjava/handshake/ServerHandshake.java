@@ -514,6 +514,21 @@ public final class ServerHandshake {
      *     §4.2.2) or a field is the handshake's own
      */
     public Accepted with(String subprotocol, Headers headers) {
+      return with(subprotocol, headers, false);
+    }
+
+    /**
+     * As {@link #with(String, Headers)}, and with no extension when {@code declineExtensions}: the
+     * 101 loses its {@code Sec-WebSocket-Extensions} field and the acceptance its extensions, which
+     * the caller closes (they stay in this acceptance's list).
+     *
+     * @param subprotocol one of the subprotocols the client offered, or null for none
+     * @param headers more fields for the 101; none the handshake writes itself
+     * @param declineExtensions true to answer with no extension
+     * @return the new acceptance
+     * @throws IllegalArgumentException as {@link #with(String, Headers)}
+     */
+    public Accepted with(String subprotocol, Headers headers, boolean declineExtensions) {
       if (subprotocol != null && !request.headers().tokens("Sec-WebSocket-Protocol").contains(subprotocol)) {
         throw new IllegalArgumentException(
             "subprotocol "
@@ -526,7 +541,8 @@ public final class ServerHandshake {
       String head = new String(response, StandardCharsets.ISO_8859_1);
       StringBuilder sb = new StringBuilder(head.length() + 64);
       for (String line : head.substring(0, head.length() - 4).split("\r\n", -1)) {
-        if (!line.regionMatches(true, 0, "Sec-WebSocket-Protocol:", 0, 23)) {
+        if (!line.regionMatches(true, 0, "Sec-WebSocket-Protocol:", 0, 23)
+            && !(declineExtensions && line.regionMatches(true, 0, "Sec-WebSocket-Extensions:", 0, 25))) {
           sb.append(line).append("\r\n");
         }
       }
@@ -536,7 +552,8 @@ public final class ServerHandshake {
       HeadersAccess.get().appendTo(headers, sb);
       sb.append("\r\n");
       return new Accepted(
-          request, sb.toString().getBytes(StandardCharsets.ISO_8859_1), subprotocol, extensions);
+          request, sb.toString().getBytes(StandardCharsets.ISO_8859_1), subprotocol,
+          declineExtensions ? List.of() : extensions);
     }
 
     @Override

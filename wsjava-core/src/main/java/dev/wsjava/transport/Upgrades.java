@@ -1,10 +1,12 @@
 package dev.wsjava.transport;
 
 import dev.wsjava.events.Loggers;
+import dev.wsjava.extension.Extension;
 import dev.wsjava.events.WsEvents;
 import dev.wsjava.handshake.HttpStatus;
 import dev.wsjava.handshake.ServerHandshake;
 import java.nio.ByteBuffer;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -28,13 +30,16 @@ public final class Upgrades {
    *     stands (the usual case: nothing to rebuild)
    * @param status 101, or the status of the refusal
    * @param reason why refused, for logs; null when served
+   * @param declinesExtensions true when the connection runs with no extension: the caller closes
+   *     the negotiated ones
    */
   public record Answer(
       ConnectionHandler handler,
       String subprotocol,
       ByteBuffer replacement,
       int status,
-      String reason) {
+      String reason,
+      boolean declinesExtensions) {
 
     /**
      * Returns whether the connection is refused.
@@ -153,6 +158,22 @@ public final class Upgrades {
   }
 
   /**
+   * The extensions a served connection runs with: the negotiated ones, or none when the answer
+   * declines them, which are then closed here.
+   *
+   * @param answer a served answer
+   * @param negotiated the handshake's extensions
+   * @return the extensions to hand to the connection
+   */
+  public static List<Extension> extensions(Answer answer, List<Extension> negotiated) {
+    if (!answer.declinesExtensions()) {
+      return negotiated;
+    }
+    negotiated.forEach(Extension::close);
+    return List.of();
+  }
+
+  /**
    * Turns a decided verdict into the answer for the accepted handshake: the 101 stands, is rebuilt
    * with the verdict's subprotocol and fields, or is replaced by the refusal. A subprotocol the
    * client did not offer, or a field the handshake owns, is a 500.
@@ -165,14 +186,15 @@ public final class Upgrades {
   public static Answer answer(Verdict verdict, ServerHandshake.Accepted handshake) {
     return switch (verdict) {
       case Verdict.Refuse r ->
-          new Answer(null, null, r.rejected().response(), r.rejected().status(), r.rejected().reason());
+          new Answer(null, null, r.rejected().response(), r.rejected().status(), r.rejected().reason(), false);
       case Verdict.Accept a -> {
-        if (Objects.equals(a.subprotocol(), handshake.subprotocol()) && a.headers().isEmpty()) {
-          yield new Answer(a.handler(), a.subprotocol(), null, 101, null);
+        boolean decline = a.declinesExtensions() && !handshake.extensions().isEmpty();
+        if (Objects.equals(a.subprotocol(), handshake.subprotocol()) && a.headers().isEmpty() && !decline) {
+          yield new Answer(a.handler(), a.subprotocol(), null, 101, null, false);
         }
         try {
-          ServerHandshake.Accepted changed = handshake.with(a.subprotocol(), a.headers());
-          yield new Answer(a.handler(), a.subprotocol(), changed.response(), 101, null);
+          ServerHandshake.Accepted changed = handshake.with(a.subprotocol(), a.headers(), decline);
+          yield new Answer(a.handler(), a.subprotocol(), changed.response(), 101, null, decline);
         } catch (IllegalArgumentException e) {
           yield answer(Verdict.refuse(HttpStatus.INTERNAL_SERVER_ERROR, e.getMessage()), handshake);
         }

@@ -28,18 +28,32 @@ public sealed interface Verdict {
    * @param handler the connection's handler
    * @param subprotocol the subprotocol to answer, null for none; one the client offered
    * @param headers more 101 fields (for example {@code Set-Cookie}); none the handshake owns
+   * @param declinesExtensions true to answer with no extension although some were negotiated
    */
-  record Accept(ConnectionHandler handler, String subprotocol, Headers headers) implements Verdict {
+  record Accept(ConnectionHandler handler, String subprotocol, Headers headers, boolean declinesExtensions)
+      implements Verdict {
     /**
      * Checks.
      *
      * @param handler not null
      * @param subprotocol or null
      * @param headers not null
+     * @param declinesExtensions whether to drop the negotiated extensions
      */
     public Accept {
       Objects.requireNonNull(handler, "handler");
       Objects.requireNonNull(headers, "headers");
+    }
+
+    /**
+     * Serves with the negotiated extensions.
+     *
+     * @param handler not null
+     * @param subprotocol or null
+     * @param headers not null
+     */
+    public Accept(ConnectionHandler handler, String subprotocol, Headers headers) {
+      this(handler, subprotocol, headers, false);
     }
   }
 

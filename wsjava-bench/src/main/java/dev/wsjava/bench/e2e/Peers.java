@@ -74,6 +74,9 @@ final class Peers {
 
   private static final String P = "dev.wsjava.bench.peer.";
 
+  /** The scenarios of the Jakarta targets: latency, small messages, large, many connections. */
+  private static final Set<String> JAKARTA_SCENARIOS = Set.of("1", "2", "3", "4");
+
   static final List<Server> SERVERS = List.of(
       new Server("wsjava-nio", "wsjava", P + "wsjava.WsjavaEchoServer", List.of("nio"), true, true,
           Kind.WSJAVA, Set.of(), "wsjava (this build), NIO transport, default settings, listener"
@@ -107,6 +110,21 @@ final class Peers {
           Kind.JVM, Set.of(), "Helidon SE 4.5.0: WebServer (virtual threads), WsRouting listener;"
               + " TCP_NODELAY on and frames up to 16 MiB (its defaults: off and 1 MiB); no"
               + " permessage-deflate"),
+      // Jakarta WebSocket: one annotated endpoint (bench-peers/jakarta-echo, echoing each part as
+      // it arrives) deployed unchanged on four containers, in scenarios 1 to 4 only.
+      new Server("jakarta-wsjava", "jakarta-wsjava", P + "jakarta.wsjava.WsjavaJakartaEchoServer",
+          List.of(), true, false, Kind.WSJAVA, JAKARTA_SCENARIOS, "wsjava (this build) Jakarta"
+              + " WebSocket 2.2 standalone server container (JakartaServer), NIO, the shared"
+              + " annotated echo endpoint"),
+      new Server("jakarta-tomcat", "jakarta-tomcat", P + "jakarta.tomcat.TomcatJakartaEchoServer",
+          List.of(), true, false, Kind.JVM, JAKARTA_SCENARIOS, "Tomcat 11.0.29 embedded"
+              + " (tomcat-embed-websocket, NIO connector), the shared annotated echo endpoint"),
+      new Server("jakarta-jetty", "jakarta-jetty", P + "jakarta.jetty.JettyJakartaEchoServer",
+          List.of(), true, false, Kind.JVM, JAKARTA_SCENARIOS, "Jetty 12.1.14 ee11 Jakarta"
+              + " WebSocket on a servlet context, the shared annotated echo endpoint"),
+      new Server("jakarta-tyrus", "jakarta-tyrus", P + "jakarta.tyrus.TyrusJakartaEchoServer",
+          List.of(), false, false, Kind.JVM, JAKARTA_SCENARIOS, "Tyrus 2.2.0 standalone server"
+              + " on Grizzly, the shared annotated echo endpoint (no plain HTTP)"),
       new Server("node", "node", null, List.of(), true, true, Kind.REFERENCE, Set.of(),
           "Node.js with ws 8.23.0 (npm): a non-JVM reference, in no ratio"),
       new Server("beast", "beast", null, List.of(), true, true, Kind.NATIVE, Set.of(),

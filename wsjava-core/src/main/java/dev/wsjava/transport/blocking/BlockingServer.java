@@ -563,6 +563,9 @@ public final class BlockingServer implements ServerTransport {
         }
       }
       Upgrades.Answer answer = Upgrades.answer(verdict, accepted);
+      if (!answer.refused()) {
+        extensions = Upgrades.extensions(answer, extensions);
+      }
       ByteBuffer response = upgrade.response();
       if (answer.replacement() != null) {
         response = replaceLast(response, accepted.response().remaining(), answer.replacement());

@@ -525,7 +525,7 @@ final class ServerUpgrade implements Selectable, Runnable {
             Upgrades.config(answer, server.connectionConfig()),
             answer.handler(),
             answer.subprotocol(),
-            upgrade.extensions(),
+            Upgrades.extensions(answer, upgrade.extensions()),
             server.onConnectionClosed());
     if (proxied != null) {
       connection.proxiedFrom(proxied);

@@ -416,8 +416,11 @@ final class EndpointModel {
     return target.asType(UNIFORM);
   }
 
-  /** A path parameter of the session, converted to the parameter's type. */
-  static Object pathParam(JSession s, String name, Class<?> type) {
+  /**
+   * A path parameter of the session, converted to the parameter's type; a segment that does not
+   * convert is a DecodeException (§4.3), which the method handle passes on unchecked.
+   */
+  static Object pathParam(JSession s, String name, Class<?> type) throws jakarta.websocket.DecodeException {
     String value = s.getPathParameters().get(name);
     if (value == null || type == String.class) {
       if (value == null && type.isPrimitive()) {
@@ -428,8 +431,8 @@ final class EndpointModel {
     try {
       return Sink.parsePrimitive(type, value);
     } catch (jakarta.websocket.DecodeException e) {
-      throw new IllegalArgumentException(
-          "path parameter '" + name + "' is not a " + type.getSimpleName() + ": " + value, e);
+      throw new jakarta.websocket.DecodeException(
+          value, "path parameter '" + name + "' is not a " + type.getSimpleName(), e.getCause());
     }
   }
 

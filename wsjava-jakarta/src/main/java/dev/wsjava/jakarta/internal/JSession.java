@@ -75,6 +75,20 @@ final class JSession implements Session, WebSocketListener {
   private volatile int maxBinary;
   private volatile long maxIdle;
   private volatile boolean closing;
+  /**
+   * The code this session closed with because the endpoint or its input failed (1011, 1009,
+   * 1003), else 0: later messages are dropped, and onClose is told this code whatever the peer's
+   * answer carries.
+   */
+  private volatile int failedWith;
+
+  /**
+   * The idle timeout set after open ({@link #setMaxIdleTimeout}), watched here since the
+   * connection's own is fixed when it opens: null until then, so that a session nobody changes
+   * pays one volatile read per message and nothing else.
+   */
+  private volatile java.util.concurrent.ScheduledFuture<?> idleCheck;
+  private volatile long lastReceived; // System.nanoTime() of the last message or part received
 
   // Receiving, on the I/O thread.
   private Sink current; // the sink of the message under way (streamed mode)
@@ -164,6 +178,9 @@ final class JSession implements Session, WebSocketListener {
 
   @Override
   public void onText(WebSocket socket, String message) {
+    if (idleCheck != null) {
+      lastReceived = System.nanoTime();
+    }
     Sink s = text;
     if (s == null) {
       noHandler(true);
@@ -183,6 +200,9 @@ final class JSession implements Session, WebSocketListener {
 
   @Override
   public void onBinary(WebSocket socket, ByteBuffer data) {
+    if (idleCheck != null) {
+      lastReceived = System.nanoTime();
+    }
     Sink s = binary;
     if (s == null) {
       noHandler(false);
@@ -210,6 +230,9 @@ final class JSession implements Session, WebSocketListener {
 
   @Override
   public void onMessagePart(WebSocket socket, boolean isText, ByteBuffer part, boolean last) {
+    if (idleCheck != null) {
+      lastReceived = System.nanoTime();
+    }
     if (current == null && !tooBig) {
       Sink s = isText ? text : binary;
       if (s == null) {
@@ -333,6 +356,9 @@ final class JSession implements Session, WebSocketListener {
 
   @Override
   public void onPong(WebSocket socket, ByteBuffer data) {
+    if (idleCheck != null) {
+      lastReceived = System.nanoTime();
+    }
     Sink s = pong;
     if (s != null) {
       ByteBuffer copy = ByteBuffer.allocate(data.remaining()).put(data).flip();
@@ -348,6 +374,10 @@ final class JSession implements Session, WebSocketListener {
   @Override
   public void onClose(WebSocket socket, int code, String reason) {
     openSessions.remove(this);
+    java.util.concurrent.ScheduledFuture<?> check = idleCheck;
+    if (check != null) {
+      check.cancel(false);
+    }
     PieceStream in = stream;
     if (in != null) {
       stream = null;
@@ -355,6 +385,11 @@ final class JSession implements Session, WebSocketListener {
     }
     int[] depth = IN_CALLBACK.get();
     depth[0]++;
+    int failure = failedWith;
+    if (failure != 0) {
+      code = failure;
+      reason = FAILURE_REASONS.getOrDefault(failure, reason);
+    }
     try {
       endpoint.onClose(this, new CloseReason(CloseReason.CloseCodes.getCloseCode(code), reason));
     } catch (Throwable t) {
@@ -376,6 +411,9 @@ final class JSession implements Session, WebSocketListener {
   }
 
   private void deliverOnThisThread(Sink s, Object raw, boolean last) {
+    if (failedWith != 0) {
+      return; // the session failed and is closing: the endpoint gets no more messages (§5.2.2)
+    }
     int[] depth = IN_CALLBACK.get();
     depth[0]++; // a blocking send from here (the return value's too) must not wait
     try {
@@ -389,6 +427,9 @@ final class JSession implements Session, WebSocketListener {
       Object result;
       try {
         result = s.invoker.invoke(argument, last);
+      } catch (DecodeException e) {
+        callOnError(e); // a @PathParam that does not convert (§4.3): as a decoder's failure
+        return;
       } catch (Throwable t) {
         failed(t);
         return;
@@ -430,19 +471,39 @@ final class JSession implements Session, WebSocketListener {
   private void tooBig(long size, long max) {
     callOnError(new jakarta.websocket.SessionException(
         "message of " + size + "+ exceeds the limit of " + max + " (1009)", null, this));
-    closeQuietly(1009, "message too big");
+    failClose(1009);
   }
 
   /** A data message no handler takes: 1003 (RFC 6455 §7.4.1). */
   private void noHandler(boolean isText) {
-    closeQuietly(1003, "no handler for " + (isText ? "text" : "binary") + " messages");
+    failClose(1003);
   }
 
   /** The endpoint threw: onError, then 1011 (RFC 6455 §7.4.1). */
   private void failed(Throwable t) {
-    Throwable cause = t instanceof java.lang.reflect.InvocationTargetException i ? i.getCause() : t;
+    Throwable cause =
+        t instanceof java.lang.reflect.InvocationTargetException i ? i.getCause()
+            : t instanceof java.lang.reflect.UndeclaredThrowableException u ? u.getCause() : t;
     callOnError(cause);
-    closeQuietly(1011, "endpoint failed");
+    failClose(1011);
+  }
+
+  /** Reasons of the closes {@link #failClose} makes. */
+  private static final Map<Integer, String> FAILURE_REASONS =
+      Map.of(1011, "endpoint failed", 1009, "message too big", 1003, "no handler for this message type",
+          1001, "idle timeout");
+
+  /** Closes with a failure code (once), which onClose will be told. */
+  private void failClose(int code) {
+    WebSocket socket = ws;
+    if (socket != null && socket.isOpen() && failedWith == 0) {
+      failedWith = code;
+      try {
+        socket.close(code, FAILURE_REASONS.get(code));
+      } catch (IllegalStateException e) {
+        // closed meanwhile
+      }
+    }
   }
 
   void callOnError(Throwable t) {
@@ -454,13 +515,6 @@ final class JSession implements Session, WebSocketListener {
       LOG.log(System.Logger.Level.WARNING, "onError of " + endpoint.getClass().getName() + " failed", e);
     } finally {
       depth[0]--;
-    }
-  }
-
-  private void closeQuietly(int code, String reason) {
-    WebSocket socket = ws;
-    if (socket != null && socket.isOpen()) {
-      socket.close(code, reason);
     }
   }
 
@@ -640,10 +694,59 @@ final class JSession implements Session, WebSocketListener {
     return maxIdle;
   }
 
-  /** Recorded; the connection's idle timeout is the container's, set when it opened. */
+  /**
+   * Set after open, the timeout is watched by the adapter: a session that receives nothing (no
+   * message, part or pong) for this long is closed with 1001, and onClose is told 1001. It counts
+   * received data only, as the connection's own idle timeout does, which stays in force too.
+   */
   @Override
   public void setMaxIdleTimeout(long milliseconds) {
     maxIdle = milliseconds;
+    if (ws == null) {
+      return; // not open yet: the container's configuration applies it at open
+    }
+    synchronized (this) {
+      java.util.concurrent.ScheduledFuture<?> old = idleCheck;
+      if (old != null) {
+        old.cancel(false);
+      }
+      lastReceived = System.nanoTime();
+      idleCheck = milliseconds > 0 && isOpen() ? IdleTimer.schedule(this::checkIdle, milliseconds) : null;
+    }
+  }
+
+  /** On the idle timer's thread: closes an idle session, or looks again when it could be. */
+  private void checkIdle() {
+    long timeout = maxIdle;
+    synchronized (this) {
+      if (timeout <= 0 || !isOpen() || idleCheck == null) {
+        return;
+      }
+      long idleMillis = (System.nanoTime() - lastReceived) / 1_000_000;
+      if (idleMillis < timeout) {
+        idleCheck = IdleTimer.schedule(this::checkIdle, timeout - idleMillis);
+        return;
+      }
+    }
+    failClose(1001);
+  }
+
+  /** The one daemon thread that watches idle timeouts set after open, made on first use. */
+  private static final class IdleTimer {
+    private static final java.util.concurrent.ScheduledThreadPoolExecutor TIMER;
+
+    static {
+      TIMER = new java.util.concurrent.ScheduledThreadPoolExecutor(1, r -> {
+        Thread t = new Thread(r, "wsjava-jakarta idle timer");
+        t.setDaemon(true);
+        return t;
+      });
+      TIMER.setRemoveOnCancelPolicy(true);
+    }
+
+    static java.util.concurrent.ScheduledFuture<?> schedule(Runnable task, long millis) {
+      return TIMER.schedule(task, millis, java.util.concurrent.TimeUnit.MILLISECONDS);
+    }
   }
 
   @Override

@@ -3,6 +3,7 @@ package dev.wsjava.jakarta.internal;
 import dev.wsjava.HandshakeDecision;
 import dev.wsjava.WebSocket;
 import dev.wsjava.WebSocketListener;
+import dev.wsjava.extension.PerMessageDeflate;
 import jakarta.websocket.Decoder;
 import jakarta.websocket.DeploymentException;
 import jakarta.websocket.Encoder;
@@ -271,7 +272,12 @@ public final class ServerDeployment implements ServerContainer {
     String subprotocol =
         c.getNegotiatedSubprotocol(config.getSubprotocols(), request.subprotocols());
     List<Extension> requested = JExtension.parseAll(request.extensions());
-    c.getNegotiatedExtensions(defaults.getInstalledExtensionList(), requested);
+    List<Extension> negotiated = c.getNegotiatedExtensions(defaults.getInstalledExtensionList(), requested);
+    // The core negotiates permessage-deflate (its only extension) when both sides have it; the
+    // configurator may decline it (§3.1.3), not add what the core did not negotiate.
+    boolean keepDeflate =
+        negotiated != null
+            && negotiated.stream().anyMatch(e -> e != null && PerMessageDeflate.NAME.equals(e.getName()));
     URI uri = requestUri(request);
     Principal principal = principal(request);
     Handshakes.Request view = Handshakes.Request.of(request, uri, principal);
@@ -297,6 +303,9 @@ public final class ServerDeployment implements ServerContainer {
         HandshakeDecision.accept()
             .subprotocol(subprotocol == null || subprotocol.isEmpty() ? null : subprotocol)
             .attach(session);
+    if (!keepDeflate) {
+      decision = decision.withoutExtensions();
+    }
     for (Map.Entry<String, List<String>> e : response.getHeaders().entrySet()) {
       if (HANDSHAKE_FIELDS.contains(e.getKey().toLowerCase(Locale.ROOT))) {
         continue; // the handshake writes these itself

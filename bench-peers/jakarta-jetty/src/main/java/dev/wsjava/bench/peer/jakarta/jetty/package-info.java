@@ -1,0 +1,2 @@
+/** The Jakarta echo target on jetty. */
+package dev.wsjava.bench.peer.jakarta.jetty;

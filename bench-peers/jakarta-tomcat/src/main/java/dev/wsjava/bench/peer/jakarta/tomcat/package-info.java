@@ -1,0 +1,2 @@
+/** The Jakarta echo target on tomcat. */
+package dev.wsjava.bench.peer.jakarta.tomcat;

@@ -1,0 +1,2 @@
+/** The Jakarta echo target on tyrus. */
+package dev.wsjava.bench.peer.jakarta.tyrus;

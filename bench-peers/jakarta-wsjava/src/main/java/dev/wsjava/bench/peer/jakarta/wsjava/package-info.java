@@ -1,0 +1,2 @@
+/** The Jakarta echo target on wsjava. */
+package dev.wsjava.bench.peer.jakarta.wsjava;
