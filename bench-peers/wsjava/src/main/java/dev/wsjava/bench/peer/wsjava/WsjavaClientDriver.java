@@ -29,8 +29,7 @@ public final class WsjavaClientDriver implements EchoClientDriver {
 
   private WsjavaClientDriver(Transport transport, Duration spin, Path trust) throws Exception {
     this.transport = transport;
-    WebSocketConfig.Builder b = WebSocketConfig.builder().transport(transport).deflate(null)
-        .maxOutboundFramePayload(PeerArgs.MAX_MESSAGE); // the frame size every target is given
+    WebSocketConfig.Builder b = WebSocketConfig.builder().transport(transport).deflate(null);
     if (spin != null) {
       b.eventLoopSpin(spin);
     }

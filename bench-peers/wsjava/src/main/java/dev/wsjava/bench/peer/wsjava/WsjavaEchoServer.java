@@ -50,8 +50,7 @@ public final class WsjavaEchoServer {
         : PerMessageDeflate.builder().compressionLevel(peer.deflateLevel()).build();
     WebSocketConfig.Builder config = WebSocketConfig.builder()
         .transport(transport)
-        .deflate(deflate)
-        .maxOutboundFramePayload(PeerArgs.MAX_MESSAGE); // the frame size every target is given
+        .deflate(deflate);
     if (spin != null) {
       config.eventLoopSpin(spin);
     }
