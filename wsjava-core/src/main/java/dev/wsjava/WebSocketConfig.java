@@ -806,11 +806,11 @@ public final class WebSocketConfig {
     /**
      * Sets the largest payload of a data frame this end sends: a message whose payload (after
      * compression) is larger goes out as several frames of at most this size, and a compressed
-     * message is compressed one such slice at a time. Default 1 MiB: under the frame limit of any
-     * peer that takes large messages at all (this library's is 16 MiB; browsers set none), while a
-     * 1 MiB message stays one frame and a 200 MiB send costs about what one frame does on loopback;
-     * 64 KiB frames cost about twice the CPU time there (docs/benchmarks/LARGE-MESSAGES.md, "Sending
-     * large messages"). Set 64 KiB for a peer that limits frames to that (Netty's default).
+     * message is compressed one such slice at a time. Default 64 KiB: the frame limit of Netty's
+     * and Jetty's decoders by default, so any common peer takes a large message as fragments
+     * instead of refusing it with 1009. Larger frames cost less CPU per byte sent
+     * (docs/benchmarks/LARGE-MESSAGES.md, "Sending large messages"): raise it (to 1 MiB, say) for
+     * a peer known to take large frames, such as another wsjava (16 MiB) or a browser (none).
      *
      * @param bytes at least 125
      * @return this builder

@@ -18,15 +18,15 @@ public record SessionConfig(
     Limits limits, boolean autoPong, boolean streamMessages, int maxOutboundFrame) {
 
   /**
-   * The default outbound frame payload: 1 MiB. Below every frame limit a peer sets for large
-   * messages (this library's 16 MiB, browsers' and most servers' none), so a large message is not
-   * refused for its frame; large enough that a 1 MiB message stays one frame and a 200 MiB send
-   * costs about what one frame does, where 64 KiB frames (Netty's default frame limit) cost about
-   * twice the CPU time (docs/benchmarks/LARGE-MESSAGES.md, "Sending large messages").
+   * The default outbound frame payload: 64 KiB, the frame limit of Netty's and Jetty's decoders by
+   * default, so that a large message from wsjava reaches such a peer as fragments instead of being
+   * refused with 1009 (Jetty fragments its own sends at that size too). Larger frames cost less CPU
+   * per byte sent (docs/benchmarks/LARGE-MESSAGES.md, "Sending large messages"): raise it for
+   * peers known to take them.
    */
-  public static final int DEFAULT_MAX_OUTBOUND_FRAME = 1024 * 1024;
+  public static final int DEFAULT_MAX_OUTBOUND_FRAME = 64 * 1024;
 
-  /** Default limits, auto-pong on, whole messages, 1 MiB outbound frames. */
+  /** Default limits, auto-pong on, whole messages, 64 KiB outbound frames. */
   public static final SessionConfig DEFAULTS = new SessionConfig(Limits.DEFAULTS, true, false);
 
   /**

@@ -104,8 +104,13 @@ public final class Tuning {
   /** Read buffers of one size a loop's pool keeps for reuse; a loop rarely needs more at once. */
   public static final int READ_BUFFERS_KEPT = knob("readBuffersKept", 16);
 
-  /** The capacity of a large outbound frame's direct buffers: as much as one read takes. */
-  public static final int FRAME_BUFFER = knob("frameBuffer", 64 * 1024);
+  /**
+   * The capacity of a large outbound frame's direct buffers: as much as one read takes, plus the
+   * largest frame header (14 bytes), so that a frame of the default outbound size (64 KiB of
+   * payload) fills exactly one: at exactly 64 KiB, each such frame spilled its header's worth into
+   * a second buffer, twice the buffers per frame (OutboundFrameBench measures what that cost).
+   */
+  public static final int FRAME_BUFFER = knob("frameBuffer", 64 * 1024 + 16);
 
   /** The capacity of a direct chunk that small outbound frames are packed into. */
   public static final int FRAME_CHUNK = knob("frameChunk", 4 * 1024);

@@ -144,10 +144,7 @@ class BlockingConnectionTest {
                     }
                   });
       for (byte[] expected : messages) {
-        RawPeer.Frame frame = peer.readServerFrame();
-        while (frame.first() == 0x8a) { // the pongs answering the pings
-          frame = peer.readServerFrame();
-        }
+        RawPeer.Frame frame = peer.readServerMessage(); // skips the pongs answering the pings
         assertThat(frame.first()).isEqualTo(0x82);
         assertThat(frame.payload()).isEqualTo(expected);
       }
@@ -432,7 +429,7 @@ class BlockingConnectionTest {
       assertThat(sender.join(Duration.ofSeconds(20)))
           .as("all 4 MiB sent before a byte was read back").isTrue();
       for (byte[] message : sent) {
-        RawPeer.Frame echo = peer.readServerFrame();
+        RawPeer.Frame echo = peer.readServerMessage();
         assertThat(echo.first()).isEqualTo(0x82);
         assertThat(echo.payload()).isEqualTo(message);
       }

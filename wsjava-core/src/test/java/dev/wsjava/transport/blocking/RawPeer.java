@@ -151,6 +151,30 @@ final class RawPeer implements AutoCloseable {
     return new Frame(first, payload);
   }
 
+  /**
+   * Reads one whole data message, skipping pongs and joining its fragments (a server splits large
+   * messages into frames of {@code maxOutboundFramePayload}); {@code first} has FIN set.
+   */
+  Frame readServerMessage() throws IOException {
+    Frame first = readServerFrame();
+    while (first.first() == 0x8a) {
+      first = readServerFrame();
+    }
+    ByteArrayOutputStream payload = new ByteArrayOutputStream();
+    payload.writeBytes(first.payload());
+    for (Frame next = first; (next.first() & 0x80) == 0; ) {
+      next = readServerFrame();
+      if (next.first() == 0x8a) {
+        continue;
+      }
+      if ((next.first() & 0x0f) != 0) {
+        throw new IOException("a continuation was expected, not 0x" + Integer.toHexString(next.first()));
+      }
+      payload.writeBytes(next.payload());
+    }
+    return new Frame(first.first() | 0x80, payload.toByteArray());
+  }
+
   private int readByte(ByteArrayOutputStream into) throws IOException {
     int b = in.read();
     if (b < 0) {

@@ -41,4 +41,14 @@ class FramePoolTest {
     lent.forEach(pool::give);
     assertThat(pool.kept()).isEqualTo(FramePool.MAX_KEPT_CHUNKS + FramePool.MAX_KEPT);
   }
+
+  @Test
+  void aFrameOfTheDefaultOutboundSizeFillsOneBufferHeaderIncluded() {
+    // A masked frame (a client's) has the largest header of a 64 KiB payload: 2 + 8 + 4 bytes.
+    // Were it to spill those into a second buffer, every frame of a large send would take two.
+    int payload = dev.wsjava.session.SessionConfig.DEFAULT_MAX_OUTBOUND_FRAME;
+    int header = dev.wsjava.protocol.FrameEncoder.headerLength(payload, true);
+    assertThat(header).isEqualTo(14);
+    assertThat(FramePool.SIZE).isGreaterThanOrEqualTo(payload + header);
+  }
 }

@@ -146,7 +146,7 @@ class NioConnectionTest {
       expectFrame(peer, Opcode.TEXT, "news");
       c.sendMessage(Opcode.BINARY, ByteBuffer.wrap(new byte[70_000])) // a pooled large buffer
           .get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
-      assertThat(peer.readFrame().payload()).hasSize(70_000);
+      assertThat(peer.readMessage().payload()).hasSize(70_000);
     });
   }
 

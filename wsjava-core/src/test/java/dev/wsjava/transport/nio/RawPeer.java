@@ -126,6 +126,24 @@ final class RawPeer implements AutoCloseable {
     return new Frame(b0 & 0x0F, (b0 & 0x80) != 0, payload);
   }
 
+  /**
+   * Reads one whole data message: its fragments joined (a server splits large messages into
+   * frames of {@code maxOutboundFramePayload}), with the first frame's opcode and FIN set.
+   */
+  Frame readMessage() throws IOException {
+    Frame first = readFrame();
+    java.io.ByteArrayOutputStream payload = new java.io.ByteArrayOutputStream();
+    payload.writeBytes(first.payload());
+    for (Frame next = first; !next.fin(); ) {
+      next = readFrame();
+      if (next.opcode() != 0) {
+        throw new IOException("a continuation was expected, not opcode " + next.opcode());
+      }
+      payload.writeBytes(next.payload());
+    }
+    return new Frame(first.opcode(), true, payload.toByteArray());
+  }
+
   /** Reads until the peer closes TCP; returns how many bytes came before the end. */
   long readToEnd() throws IOException {
     InputStream s = socket.getInputStream();

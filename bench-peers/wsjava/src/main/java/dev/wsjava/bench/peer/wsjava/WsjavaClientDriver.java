@@ -29,7 +29,8 @@ public final class WsjavaClientDriver implements EchoClientDriver {
 
   private WsjavaClientDriver(Transport transport, Duration spin, Path trust) throws Exception {
     this.transport = transport;
-    WebSocketConfig.Builder b = WebSocketConfig.builder().transport(transport).deflate(null);
+    WebSocketConfig.Builder b = WebSocketConfig.builder().transport(transport).deflate(null)
+        .maxOutboundFramePayload(PeerArgs.MAX_MESSAGE); // the frame size every target is given
     if (spin != null) {
       b.eventLoopSpin(spin);
     }

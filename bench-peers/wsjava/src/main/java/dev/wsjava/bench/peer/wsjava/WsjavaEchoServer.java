@@ -50,7 +50,8 @@ public final class WsjavaEchoServer {
         : PerMessageDeflate.builder().compressionLevel(peer.deflateLevel()).build();
     WebSocketConfig.Builder config = WebSocketConfig.builder()
         .transport(transport)
-        .deflate(deflate);
+        .deflate(deflate)
+        .maxOutboundFramePayload(PeerArgs.MAX_MESSAGE); // the frame size every target is given
     if (spin != null) {
       config.eventLoopSpin(spin);
     }
