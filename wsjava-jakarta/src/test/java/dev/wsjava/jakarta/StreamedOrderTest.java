@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.wsjava.Transport;
 import dev.wsjava.WebSocketConfig;
 import jakarta.websocket.OnMessage;
+import jakarta.websocket.Session;
 import jakarta.websocket.server.ServerEndpoint;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -12,6 +13,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.Reader;
 import java.net.Socket;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -61,6 +63,53 @@ class StreamedOrderTest {
       char[] three = new char[3];
       int n = in.read(three); // a little of the message, then it returns
       return "got:" + new String(three, 0, n);
+    }
+  }
+
+  /** Echoes each part as it comes, as the bench suite's endpoint does. */
+  @ServerEndpoint("/parts")
+  public static class PartEcho {
+    @OnMessage
+    public void text(String part, boolean last, Session session) throws java.io.IOException {
+      session.getBasicRemote().sendText(part, last);
+    }
+
+    @OnMessage
+    public void binary(ByteBuffer part, boolean last, Session session) throws java.io.IOException {
+      session.getBasicRemote().sendBinary(part, last);
+    }
+  }
+
+  /**
+   * A partial echo keeps every message's bytes and frames: a message that comes in one piece goes
+   * back as one final frame (sent whole), a fragmented one as its fragments, and a shorter
+   * message after a longer one is not padded with the longer one's bytes (the handler's buffer is
+   * reused from message to message).
+   */
+  @ParameterizedTest
+  @EnumSource(Transport.class)
+  void aPartialEchoKeepsEveryMessagesBytesAndFrames(Transport t) throws Exception {
+    try (JakartaServer server = server(t, PartEcho.class);
+        Socket socket = new Socket("127.0.0.1", server.port())) {
+      socket.setSoTimeout(10_000);
+      OutputStream out = socket.getOutputStream();
+      DataInputStream in = new DataInputStream(socket.getInputStream());
+      handshake(out, in, "/parts");
+      ByteArrayOutputStream all = new ByteArrayOutputStream();
+      all.write(frame(0x2, true, "abcdef"));
+      all.write(frame(0x2, true, "xy"));
+      all.write(frame(0x2, false, "123"));
+      all.write(frame(0x0, true, "45"));
+      all.write(frame(0x1, true, "héllo"));
+      all.write(frame(0x2, true, "z"));
+      out.write(all.toByteArray());
+      out.flush();
+      assertEquals("82 abcdef", readFrame(in));
+      assertEquals("82 xy", readFrame(in));
+      assertEquals("02 123", readFrame(in));
+      assertEquals("80 45", readFrame(in));
+      assertEquals("81 héllo", readFrame(in));
+      assertEquals("82 z", readFrame(in));
     }
   }
 
@@ -163,6 +212,13 @@ class StreamedOrderTest {
 
   /** Reads one unmasked, unfragmented text frame from the server. */
   private static String readText(DataInputStream in) throws Exception {
+    String f = readFrame(in);
+    assertEquals("81", f.substring(0, 2), "a final text frame");
+    return f.substring(3);
+  }
+
+  /** Reads one unmasked frame from the server: its first byte in hex, a space, its payload. */
+  private static String readFrame(DataInputStream in) throws Exception {
     int b0 = in.readUnsignedByte();
     int len = in.readUnsignedByte() & 0x7F;
     if (len == 126) {
@@ -170,7 +226,6 @@ class StreamedOrderTest {
     }
     byte[] payload = new byte[len];
     in.readFully(payload);
-    assertEquals(0x81, b0, "a final text frame");
-    return new String(payload, StandardCharsets.UTF_8);
+    return String.format("%02x %s", b0, new String(payload, StandardCharsets.UTF_8));
   }
 }

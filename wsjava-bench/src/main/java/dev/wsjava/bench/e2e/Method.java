@@ -118,7 +118,9 @@ final class Method {
             + " server's (Boost.Beast, gorilla/websocket; built by the suite from Debian's packages)."
             + " Node and the raw reference client are in no ratio. A ratio within ±"
             + Math.round(Report.PARITY * 100) + " %, or within the run-to-run spread, is reported as"
-            + " even, not as a lead.");
+            + " even, not as a lead. The Jakarta containers (Tomcat, Jetty, Tyrus running the shared"
+            + " annotated endpoint) are in no such ratio: jakarta-wsjava is compared with the best"
+            + " of them and with wsjava-nio (the core API) in a table of its own.");
     return new Report.Context(title, chartNote, facts, method, setup(suite, targets, scenarios));
   }
 

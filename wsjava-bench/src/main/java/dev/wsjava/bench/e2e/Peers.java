@@ -23,6 +23,11 @@ final class Peers {
     WSJAVA,
     /** A JVM library: the "best JVM peer" is the best of these. */
     JVM,
+    /**
+     * A Jakarta WebSocket container (Tomcat, Jetty, Tyrus) running the shared annotated endpoint:
+     * the reference of wsjava's Jakarta target only, in no other ratio.
+     */
+    JAKARTA,
     /** Compiled native code (C++, Go): the "best native" reference. */
     NATIVE,
     /** Shown, never in a ratio (Node's ws, the raw load client). */
@@ -117,13 +122,13 @@ final class Peers {
               + " WebSocket 2.2 standalone server container (JakartaServer), NIO, the shared"
               + " annotated echo endpoint"),
       new Server("jakarta-tomcat", "jakarta-tomcat", P + "jakarta.tomcat.TomcatJakartaEchoServer",
-          List.of(), true, false, Kind.JVM, JAKARTA_SCENARIOS, "Tomcat 11.0.29 embedded"
+          List.of(), true, false, Kind.JAKARTA, JAKARTA_SCENARIOS, "Tomcat 11.0.29 embedded"
               + " (tomcat-embed-websocket, NIO connector), the shared annotated echo endpoint"),
       new Server("jakarta-jetty", "jakarta-jetty", P + "jakarta.jetty.JettyJakartaEchoServer",
-          List.of(), true, false, Kind.JVM, JAKARTA_SCENARIOS, "Jetty 12.1.14 ee11 Jakarta"
+          List.of(), true, false, Kind.JAKARTA, JAKARTA_SCENARIOS, "Jetty 12.1.14 ee11 Jakarta"
               + " WebSocket on a servlet context, the shared annotated echo endpoint"),
       new Server("jakarta-tyrus", "jakarta-tyrus", P + "jakarta.tyrus.TyrusJakartaEchoServer",
-          List.of(), false, false, Kind.JVM, JAKARTA_SCENARIOS, "Tyrus 2.2.0 standalone server"
+          List.of(), false, false, Kind.JAKARTA, JAKARTA_SCENARIOS, "Tyrus 2.2.0 standalone server"
               + " on Grizzly, the shared annotated echo endpoint (no plain HTTP)"),
       new Server("node", "node", null, List.of(), true, true, Kind.REFERENCE, Set.of(),
           "Node.js with ws 8.23.0 (npm): a non-JVM reference, in no ratio"),

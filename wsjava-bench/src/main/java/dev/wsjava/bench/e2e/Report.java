@@ -66,6 +66,22 @@ final class Report {
   }
 
   /**
+   * Whether a target is a Jakarta container other than wsjava's (the Jakarta ratios compare
+   * against the best of these).
+   *
+   * @param target the target's name
+   * @return true for the Tomcat, Jetty and Tyrus Jakarta targets
+   */
+  static boolean isJakartaPeer(String target) {
+    return Peers.kind(target) == Peers.Kind.JAKARTA;
+  }
+
+  /** wsjava's Jakarta target, compared with the Jakarta containers and with the core API. */
+  static final String JAKARTA = "jakarta-wsjava";
+  /** The core API's target the Jakarta adapter is held to (within 10 %, issue 36). */
+  static final String CORE = "wsjava-nio";
+
+  /**
    * Whether a target is a native server (C++, Go): the second reference of the ratios.
    *
    * @param target the target's name
@@ -124,6 +140,7 @@ final class Report {
       written.add(chart);
       md.append("\n![").append(s.title()).append("](").append(svg).append(")\n");
       ratios(md, s, results);
+      jakartaRatios(md, s, results);
     }
     Path file = dir.resolve("RESULTS.md");
     Files.writeString(file, md.toString(), StandardCharsets.UTF_8);
@@ -222,7 +239,8 @@ final class Report {
    * @param results the figures
    */
   static void ratios(StringBuilder md, Scenarios.Scenario s, Results results) {
-    List<String> ours = results.targets(s.id()).stream().filter(Report::isWsjava).toList();
+    List<String> ours = results.targets(s.id()).stream()
+        .filter(t -> isWsjava(t) && !t.equals(JAKARTA)).toList();
     if (ours.isEmpty()) {
       return;
     }
@@ -270,6 +288,50 @@ final class Report {
     }
     int cols = ours.size() * (natives ? 2 : 1) + (natives ? 1 : 0);
     md.append("\n|---|---|").append("---:|".repeat(cols)).append('\n').append(rows);
+  }
+
+  /**
+   * Appends the ratios of wsjava's Jakarta target to the best of the other Jakarta containers and
+   * to wsjava's core API on the same scenario (issue 36: at least 1.5× the best container on 300 B
+   * pipelined, within 10 % of the core API), metric by metric, with both sides' CPU beside.
+   *
+   * @param md the report
+   * @param s the scenario
+   * @param results the figures
+   */
+  static void jakartaRatios(StringBuilder md, Scenarios.Scenario s, Results results) {
+    if (!results.targets(s.id()).contains(JAKARTA)) {
+      return;
+    }
+    boolean core = results.targets(s.id()).contains(CORE);
+    java.util.function.Predicate<String> isCore = CORE::equals;
+    StringBuilder rows = new StringBuilder();
+    List<Scenarios.Metric> metrics = new ArrayList<>(s.metrics());
+    metrics.addAll(s.cpu());
+    for (Scenarios.Metric m : metrics) {
+      if (results.cell(s.id(), JAKARTA).stats(m.key()) == null) {
+        continue;
+      }
+      String peer = best(s, m, results, Report::isJakartaPeer);
+      rows.append("| ").append(m.label()).append(m.higherIsBetter() ? " ↑" : " ↓").append(" | ")
+          .append(reference(s, m, peer, results)).append(" | ")
+          .append(Format.cell(cell(s, m, JAKARTA, peer, results, Report::isJakartaPeer))).append(" |");
+      if (core) {
+        String c = results.cell(s.id(), CORE).stats(m.key()) == null ? null : CORE;
+        rows.append(' ').append(reference(s, m, c, results)).append(" | ")
+            .append(Format.cell(cell(s, m, JAKARTA, c, results, isCore))).append(" |");
+      }
+      rows.append('\n');
+    }
+    if (rows.isEmpty()) {
+      return;
+    }
+    md.append("\nJakarta WebSocket: ").append(JAKARTA).append(" ÷ the best of the other Jakarta"
+        + " containers (Tomcat, Jetty, Tyrus, the same annotated endpoint)")
+        .append(core ? " and ÷ wsjava's core API (" + CORE + ", the same scenario)" : "")
+        .append(", read as the ratios above:\n\n| metric | best Jakarta container | ")
+        .append(JAKARTA).append(" ÷ container |").append(core ? " core API | " + JAKARTA + " ÷ core |" : "")
+        .append("\n|---|---|---:|").append(core ? "---|---:|" : "").append('\n').append(rows);
   }
 
   private static String reference(Scenarios.Scenario s, Scenarios.Metric m, String t, Results results) {

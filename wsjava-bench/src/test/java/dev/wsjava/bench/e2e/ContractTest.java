@@ -45,6 +45,56 @@ class ContractTest {
     }
   }
 
+  /**
+   * A server that echoes each part as it arrives and stops reading while much of its echo is
+   * unread (as the Jakarta targets' endpoint does on every container), with no limit of its own,
+   * or refusing at the limit's byte.
+   */
+  private static WebSocketServer partEcho(long limit) throws Exception {
+    return WebSocketServer.builder()
+        .bind("127.0.0.1", 0)
+        .config(WebSocketConfig.builder().deflate(null)
+            .streamMessages(true).maxFramePayload(1L << 30).build())
+        .websocket("/echo", new WebSocketListener() {
+          private long received;
+
+          @Override
+          public void onMessagePart(WebSocket ws, boolean text, ByteBuffer part, boolean last) {
+            received += part.remaining();
+            if (received > limit) {
+              ws.close(1009, "too big");
+              return;
+            }
+            ws.sendBinary(part, last);
+            if (ws.queuedBytes() > 1 << 20) {
+              ws.pauseReadingUntilSent();
+            }
+            if (last) {
+              received = 0;
+            }
+          }
+        })
+        .start();
+  }
+
+  @Test
+  void aServerThatStreamsTheEchoAndRefusesAtTheLimitKeepsTheContract() throws Exception {
+    try (WebSocketServer server = partEcho(Contract.MAX)) {
+      Contract.Verdict v = Contract.check(PROBE, "127.0.0.1", server.port(), SELF);
+      assertThat(v.text()).contains("16 MiB echoed, 16 MiB + 1 refused (close 1009, after streaming");
+      assertThat(v.passed()).as(v.text()).isTrue();
+    }
+  }
+
+  @Test
+  void aStreamingEchoWithoutALimitFailsTheCheckInsteadOfHangingIt() throws Exception {
+    try (WebSocketServer server = partEcho(Long.MAX_VALUE)) {
+      Contract.Verdict v = Contract.check(PROBE, "127.0.0.1", server.port(), SELF);
+      assertThat(v.passed()).isFalse();
+      assertThat(v.text()).startsWith("**BROKEN: 16 MiB + 1 echoed: no limit**");
+    }
+  }
+
   @Test
   void nagleLeftOnIsReadFromTheServersOwnSocket() throws Exception {
     try (WebSocketServer server = server(b -> b.tcpNoDelay(false))) {

@@ -61,6 +61,27 @@ class ReportTest {
   }
 
   @Test
+  void theJakartaTargetIsComparedWithTheOtherContainersAndWithTheCoreApiOnly() {
+    Results r = new Results();
+    r.startRun(1);
+    r.add("2", "jakarta-wsjava", "msgs_per_s", 300_000);
+    r.add("2", "jakarta-tomcat", "msgs_per_s", 150_000);
+    r.add("2", "jakarta-jetty", "msgs_per_s", 200_000);
+    r.add("2", "wsjava-nio", "msgs_per_s", 320_000);
+    r.add("2", "netty", "msgs_per_s", 400_000);
+    StringBuilder md = new StringBuilder();
+    Report.ratios(md, Scenarios.SMALL, r);
+    Report.jakartaRatios(md, Scenarios.SMALL, r);
+    String out = md.toString();
+    // The core API's target against the JVM peers, with no Jakarta container among them.
+    assertThat(out).contains("| 64 in flight ↑ | netty 400,000 msg/s | 0.80× behind |\n");
+    assertThat(out).doesNotContain("jakarta-wsjava ÷ JVM");
+    // The Jakarta target against the best container (Jetty) and against wsjava-nio.
+    assertThat(out).contains("| 64 in flight ↑ | jakarta-jetty 200,000 msg/s | 1.50× **ahead** |"
+        + " wsjava-nio 320,000 msg/s | 0.94× behind |");
+  }
+
+  @Test
   void perRunRatiosTakeEachRunsBestPeerAndCountTheRunsBehind() {
     Results r = new Results();
     // ours, netty, jetty; run 4 is even as printed (1.002×)

@@ -39,13 +39,13 @@ final class BasicRemote implements RemoteEndpoint.Basic {
   @Override
   public void sendText(String part, boolean last) throws IOException {
     check(part);
-    Sends.blocking(s, () -> s.ws.sendText(part, last));
+    Sends.part(s, part, null, last);
   }
 
   @Override
   public void sendBinary(ByteBuffer part, boolean last) throws IOException {
     check(part);
-    Sends.blocking(s, () -> s.ws.sendBinary(part, last));
+    Sends.part(s, null, part, last);
   }
 
   @Override

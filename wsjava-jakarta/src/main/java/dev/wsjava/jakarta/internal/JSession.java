@@ -81,6 +81,11 @@ final class JSession implements Session, WebSocketListener {
    * answer carries.
    */
   private volatile int failedWith;
+  /**
+   * Whether a message is being sent in parts (a partial send without {@code last}, or a send
+   * stream or writer not yet closed): a part that is first and last goes out as a whole message.
+   */
+  volatile boolean sendingParts;
 
   /**
    * The idle timeout set after open ({@link #setMaxIdleTimeout}), watched here since the
@@ -99,6 +104,7 @@ final class JSession implements Session, WebSocketListener {
   private byte[] held; // a partial handler's last piece, held until we know whether it ends the message
   private int heldLength;
   private boolean heldAny;
+  private ByteBuffer heldView; // held as a ByteBuffer partial handler sees it, reused while held is
   private PieceStream stream;
   private volatile jakarta.websocket.ClientEndpointConfig.Configurator afterResponse;
 
@@ -350,8 +356,23 @@ final class JSession implements Session, WebSocketListener {
     switch (s.raw) {
       case STRING_PARTIAL -> deliver(s, new String(bytes, 0, length, StandardCharsets.UTF_8), last);
       case BYTES_PARTIAL -> deliver(s, Arrays.copyOf(bytes, length), last);
-      default -> deliver(s, ByteBuffer.wrap(Arrays.copyOf(bytes, length)), last);
+      default -> deliver(s, view(bytes, length), last);
     }
+  }
+
+  /**
+   * The held bytes as the ByteBuffer a partial handler takes: a view, valid during the call as the
+   * connection's own buffers are (whole ByteBuffer messages are handed over the same way), and
+   * reused for the next part instead of copied and wrapped anew for each message.
+   */
+  private ByteBuffer view(byte[] bytes, int length) {
+    ByteBuffer v = heldView;
+    if (v == null || v.array() != bytes) {
+      v = ByteBuffer.wrap(bytes);
+      heldView = bytes == held ? v : null;
+    }
+    v.clear().limit(length);
+    return v;
   }
 
   @Override

@@ -59,6 +59,35 @@ final class Sends {
   }
 
   /**
+   * Sends one part of a message ({@code text} or {@code binary}) and, outside a callback, waits. A
+   * part that is both the first and the last goes out as a whole message: the same frame on the
+   * wire, without the fragment bookkeeping (a partial echo sends every one-piece message this
+   * way); inside a callback with no capturing lambda, as the whole-message sends of the basic
+   * remote.
+   */
+  static void part(JSession s, String text, ByteBuffer binary, boolean last) throws IOException {
+    WebSocket ws = socket(s);
+    boolean whole = last && !s.sendingParts;
+    s.sendingParts = !last;
+    if (JSession.inCallback()) {
+      CompletableFuture<Void> f;
+      try {
+        f = text != null ? (whole ? ws.sendText(text) : ws.sendText(text, last))
+            : (whole ? ws.sendBinary(binary) : ws.sendBinary(binary, last));
+      } catch (IllegalStateException e) {
+        throw new IOException(e.getMessage(), e);
+      }
+      queued(ws, f);
+      return;
+    }
+    if (text != null) {
+      blocking(s, whole ? () -> ws.sendText(text) : () -> ws.sendText(text, last));
+    } else {
+      blocking(s, whole ? () -> ws.sendBinary(binary) : () -> ws.sendBinary(binary, last));
+    }
+  }
+
+  /**
    * A blocking send made inside a callback: it returns once queued (its failure, if already
    * known, is thrown), and a callback that has queued much slows its peer's reading.
    */
@@ -151,7 +180,7 @@ final class Sends {
       if (buffer.length() >= 8192) {
         String part = buffer.toString();
         buffer.setLength(0);
-        blocking(s, () -> s.ws.sendText(part, false));
+        part(s, part, null, false);
       }
     }
 
@@ -162,8 +191,7 @@ final class Sends {
     public void close() throws IOException {
       if (!closed) {
         closed = true;
-        String part = buffer.toString();
-        blocking(s, () -> s.ws.sendText(part, true));
+        part(s, buffer.toString(), null, true);
       }
     }
   }
@@ -192,7 +220,7 @@ final class Sends {
       if (buffer.size() >= 8192) {
         ByteBuffer part = ByteBuffer.wrap(buffer.toByteArray());
         buffer.reset();
-        blocking(s, () -> s.ws.sendBinary(part, false));
+        part(s, null, part, false);
       }
     }
 
@@ -200,8 +228,7 @@ final class Sends {
     public void close() throws IOException {
       if (!closed) {
         closed = true;
-        ByteBuffer part = ByteBuffer.wrap(buffer.toByteArray());
-        blocking(s, () -> s.ws.sendBinary(part, true));
+        part(s, null, ByteBuffer.wrap(buffer.toByteArray()), true);
       }
     }
   }
