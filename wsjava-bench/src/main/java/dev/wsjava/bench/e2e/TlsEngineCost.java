@@ -38,13 +38,15 @@ final class TlsEngineCost {
    * @param keys the key types
    * @param handshakes measured handshakes per case (as many again warm up first)
    * @param out where the table goes
+   * @param providers which security providers do the cryptography, for the heading
    * @throws Exception when an engine fails
    */
   static void run(java.util.Map<TlsFiles.KeyType, Path> files, List<TlsFiles.KeyType> keys,
-      int handshakes, PrintStream out) throws Exception {
+      int handshakes, PrintStream out, String providers) throws Exception {
     out.println();
-    out.println("The JDK's TLS alone (" + Runtime.version() + ", in-process SSLEngine pair, thread CPU"
-        + " time of the server engine's work, " + handshakes + " handshakes after as many to warm up):");
+    out.println("The JDK's TLS alone (" + Runtime.version() + ", " + providers + "; in-process"
+        + " SSLEngine pair, thread CPU time of the server engine's work, " + handshakes
+        + " handshakes after as many to warm up):");
     out.println();
     out.println("| key | handshake | key exchange | server µs/handshake | resumed |");
     out.println("|---|---|---|---:|---:|");

@@ -29,7 +29,9 @@ import java.util.Map;
  * some thousand handshakes; the suite's scenario 9 warms up by time and, at under 100 handshakes a
  * second while the JIT compiles, measures mostly the compiler), then warms up and measures by
  * time. A second table ({@link TlsEngineCost}) has the JDK's TLS alone, in process; {@code
- * --engine-handshakes 0} leaves it out and {@code --targets none} leaves out the servers.
+ * --engine-handshakes 0} leaves it out and {@code --targets none} leaves out the servers. {@code
+ * --accp} adds the same table again with Amazon Corretto Crypto Provider installed first under the
+ * JDK's TLS (its native signatures, key agreement and ciphers).
  */
 public final class TlsHandshakeBench {
   private static final List<String> DEFAULT_TARGETS =
@@ -56,6 +58,7 @@ public final class TlsHandshakeBench {
     List<TlsFiles.KeyType> keys = List.of(TlsFiles.KeyType.EC_P256, TlsFiles.KeyType.RSA_2048);
     int warmupConns = 2000;
     int engineHandshakes = 1000;
+    boolean accp = false;
     long warmupMs = 3000;
     long measureMs = 3000;
     boolean pin = true;
@@ -73,9 +76,10 @@ public final class TlsHandshakeBench {
         case "--warmup-ms" -> warmupMs = Long.parseLong(args[++i]);
         case "--measure-ms" -> measureMs = Long.parseLong(args[++i]);
         case "--no-pin" -> pin = false;
+        case "--accp" -> accp = true;
         default -> throw new IllegalArgumentException("unknown argument " + args[i]
             + "; usage: ./bench tls-handshake [--targets a,b] [--keys ec,rsa] [--engine-handshakes N] [--warmup-conns N]"
-            + " [--warmup-ms N] [--measure-ms N] [--no-pin]");
+            + " [--warmup-ms N] [--measure-ms N] [--no-pin] [--accp]");
       }
     }
     if (root == null) {
@@ -110,7 +114,14 @@ public final class TlsHandshakeBench {
       table(out, rows);
     }
     if (engineHandshakes > 0) {
-      TlsEngineCost.run(files, keys, engineHandshakes, out);
+      TlsEngineCost.run(files, keys, engineHandshakes, out, "the JDK's providers");
+      if (accp) {
+        com.amazon.corretto.crypto.provider.AmazonCorrettoCryptoProvider.install();
+        com.amazon.corretto.crypto.provider.AmazonCorrettoCryptoProvider.INSTANCE.assertHealthy();
+        TlsEngineCost.run(files, keys, engineHandshakes, out, "Amazon Corretto Crypto Provider "
+            + com.amazon.corretto.crypto.provider.AmazonCorrettoCryptoProvider.INSTANCE.getVersionStr()
+            + " installed first");
+      }
     }
   }
 
