@@ -9,26 +9,9 @@ const https = require('https');
 const path = require('path');
 const { WebSocketServer } = require('ws');
 
-function parse(argv) {
-  const usage = 'usage: node server.js PORT [--host ADDR] [--deflate LEVEL] [--one-loop] [--tls DIR]';
-  const args = { port: Number(argv[0]), host: '127.0.0.1', level: -1, tls: null };
-  if (!Number.isInteger(args.port)) throw new Error(usage);
-  for (let i = 1; i < argv.length; i++) {
-    switch (argv[i]) {
-      case '--host': args.host = argv[++i]; break;
-      case '--deflate': args.level = Number(argv[++i]); break;
-      case '--one-loop': break; // one event loop already
-      case '--tls': args.tls = argv[++i]; break;
-      default: throw new Error(`unknown argument ${argv[i]}; ${usage}`);
-    }
-  }
-  if (args.level !== -1 && !(Number.isInteger(args.level) && args.level >= 0 && args.level <= 9)) {
-    throw new Error('--deflate takes a zlib level 0-9');
-  }
-  return args;
-}
+const { parse } = require('./peer-args');
 
-const args = parse(process.argv.slice(2));
+const args = parse(process.argv.slice(2), 'node server.js');
 const hello = (req, res) => {
   if (req.url === '/') {
     res.writeHead(200, { 'content-type': 'text/plain', 'content-length': 5 });

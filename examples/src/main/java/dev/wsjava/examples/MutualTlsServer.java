@@ -18,10 +18,11 @@ import java.time.Duration;
  * <p>Make the certificates (development only):
  *
  * <pre>
- * keytool -genkeypair -alias server -keyalg EC -dname CN=localhost -ext SAN=dns:localhost \
+ * keytool -genkeypair -alias server -keyalg EC -groupname secp256r1 -dname CN=localhost \
+ *     -ext SAN=dns:localhost \
  *     -storetype PKCS12 -keystore server.p12 -storepass changeit
  * keytool -exportcert -rfc -alias server -keystore server.p12 -storepass changeit -file server.pem
- * keytool -genkeypair -alias client -keyalg EC -dname CN=alice \
+ * keytool -genkeypair -alias client -keyalg EC -groupname secp256r1 -dname CN=alice \
  *     -storetype PKCS12 -keystore client.p12 -storepass changeit
  * keytool -exportcert -rfc -alias client -keystore client.p12 -storepass changeit -file client.pem
  * </pre>

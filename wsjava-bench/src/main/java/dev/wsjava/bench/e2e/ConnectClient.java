@@ -26,8 +26,13 @@ import javax.net.ssl.SSLSocket;
  * time per connection.
  *
  * <p>Command line: {@code --port P [--host 127.0.0.1] [--path /echo] [--trust TRUST_STORE]
- * [--warmup-ms 2000] [--measure-ms 5000] [--server-pid PID]}; with {@code --trust} it speaks wss
- * and names its result {@code connect_tls}, else {@code connect}.
+ * [--resume] [--warmup-conns 0] [--warmup-ms 2000] [--measure-ms 5000] [--server-pid PID]}; with {@code --trust} it
+ * speaks wss and names its result {@code connect_tls}, else {@code connect}. With {@code --resume}
+ * (the TLS handshake benchmark's resumed points) it keeps the JDK's client session cache, so every
+ * handshake after the first offers the server's last session ticket (TLS 1.3 PSK with (EC)DHE), and
+ * adds {@code resumed} (the share of handshakes that were resumed) to its result line. {@code
+ * --warmup-conns N} opens N connections before the timed warm-up starts: a JVM server's TLS code is
+ * compiled only after some thousand handshakes, which a cold client opens slowly.
  */
 public final class ConnectClient {
   private static final int TIMEOUT_MS = 10_000;
@@ -36,7 +41,10 @@ public final class ConnectClient {
   private final String hostHeader;
   private final String path;
   private final SSLContext tls;
+  private final boolean resume;
   private final SplittableRandom random = new SplittableRandom(42);
+  private long handshakes;
+  private long resumed;
 
   /**
    * Creates the client.
@@ -47,10 +55,24 @@ public final class ConnectClient {
    * @param tls the TLS context for wss, or {@code null} for ws
    */
   public ConnectClient(String host, int port, String path, SSLContext tls) {
+    this(host, port, path, tls, false);
+  }
+
+  /**
+   * Creates the client.
+   *
+   * @param host the server's address
+   * @param port its port
+   * @param path the echo path
+   * @param tls the TLS context for wss, or {@code null} for ws
+   * @param resume whether to keep TLS sessions and resume them
+   */
+  public ConnectClient(String host, int port, String path, SSLContext tls, boolean resume) {
     this.address = new InetSocketAddress(host, port);
     this.hostHeader = host + ":" + port;
     this.path = path;
     this.tls = tls;
+    this.resume = resume;
   }
 
   /**
@@ -67,12 +89,16 @@ public final class ConnectClient {
     long measure = 5000;
     long serverPid = -1;
     Path trust = null;
+    boolean resume = false;
+    int warmupConns = 0;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--host" -> host = args[++i];
         case "--port" -> port = Integer.parseInt(args[++i]);
         case "--path" -> path = args[++i];
         case "--trust" -> trust = Path.of(args[++i]);
+        case "--resume" -> resume = true;
+        case "--warmup-conns" -> warmupConns = Integer.parseInt(args[++i]);
         case "--warmup-ms" -> warmup = Long.parseLong(args[++i]);
         case "--measure-ms" -> measure = Long.parseLong(args[++i]);
         case "--server-pid" -> serverPid = Long.parseLong(args[++i]);
@@ -83,9 +109,12 @@ public final class ConnectClient {
       throw new IllegalArgumentException("--port is required");
     }
     ConnectClient client = new ConnectClient(host, port, path,
-        trust == null ? null : PeerArgs.clientTls(trust));
+        trust == null ? null : PeerArgs.clientTls(trust), resume);
     String id = trust == null ? "connect" : "connect_tls";
     try {
+      for (int i = 0; i < warmupConns; i++) {
+        client.once();
+      }
       client.run(id, warmup, measure, serverPid).print(System.out);
     } catch (IOException | RuntimeException e) {
       ResultLine.error(System.out, id, e.toString());
@@ -104,12 +133,25 @@ public final class ConnectClient {
    */
   public ResultLine run(String id, long warmupMs, long measureMs, long serverPid) throws IOException {
     try {
-      return ClientBench.connectLoop(id, warmupMs, measureMs, serverPid, this::once);
+      ResultLine line = ClientBench.connectLoop(id, warmupMs, measureMs, serverPid, this::once);
+      if (tls != null && handshakes > 0) {
+        line.put("resumed", resumedShare());
+      }
+      return line;
     } catch (IOException | RuntimeException e) {
       throw e;
     } catch (Exception e) {
       throw new IOException(e);
     }
+  }
+
+  /**
+   * The share of this client's TLS handshakes so far that resumed a session.
+   *
+   * @return 0 to 1; 0 before the first
+   */
+  double resumedShare() {
+    return handshakes == 0 ? 0 : (double) resumed / handshakes;
   }
 
   /**
@@ -128,7 +170,13 @@ public final class ConnectClient {
       if (tls != null) {
         SSLSocket ssl = (SSLSocket) tls.getSocketFactory().createSocket(plain, address.getHostString(),
             address.getPort(), true);
+        long before = System.currentTimeMillis();
         ssl.startHandshake();
+        // A resumed session keeps the creation time of the one it resumes (the JDK copies it).
+        handshakes++;
+        if (ssl.getSession().getCreationTime() < before) {
+          resumed++;
+        }
         s = ssl;
       }
       try (Socket open = s) {
@@ -165,7 +213,7 @@ public final class ConnectClient {
         }
         return opened;
       } finally {
-        if (tls != null) {
+        if (tls != null && !resume) {
           forgetSessions(tls.getClientSessionContext());
         }
       }

@@ -107,6 +107,15 @@ final class Launcher {
   }
 
   /**
+   * Serves wss from these files from now on (the TLS handshake benchmark's key types).
+   *
+   * @param dir a directory {@link TlsFiles#create} made
+   */
+  void useTls(Path dir) {
+    tls = dir;
+  }
+
+  /**
    * Returns the simulated LAN, set up on first use.
    *
    * @return the LAN

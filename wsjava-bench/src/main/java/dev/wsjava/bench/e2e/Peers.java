@@ -28,7 +28,10 @@ final class Peers {
      * the reference of wsjava's Jakarta target only, in no other ratio.
      */
     JAKARTA,
-    /** Compiled native code (C++, Go): the "best native" reference. */
+    /**
+     * Compiled native code (C++, Go, and Bun, whose WebSocket server is uWebSockets in C++ under a
+     * JavaScript handler): the "best native" reference.
+     */
     NATIVE,
     /** Shown, never in a ratio (Node's ws, the raw load client). */
     REFERENCE
@@ -39,7 +42,7 @@ final class Peers {
    *
    * @param name the name in tables and on the command line
    * @param module the bench-peers directory
-   * @param mainClass the JVM main class, or {@code null} for Node and native binaries
+   * @param mainClass the JVM main class, or {@code null} for Node, Bun and native binaries
    * @param preArgs arguments before the {@code PeerArgs} ones
    * @param http whether it serves {@code GET /} (scenario 7)
    * @param deflate whether it can do permessage-deflate at a given level (scenario 6)
@@ -132,6 +135,11 @@ final class Peers {
               + " on Grizzly, the shared annotated echo endpoint (no plain HTTP)"),
       new Server("node", "node", null, List.of(), true, true, Kind.REFERENCE, Set.of(),
           "Node.js with ws 8.23.0 (npm): a non-JVM reference, in no ratio"),
+      new Server("bun", "bun", null, List.of(), true, true, Kind.NATIVE, Set.of(),
+          "Bun 1.4.4 (npm bun, its platform binary): Bun.serve, whose WebSocket server is"
+              + " uWebSockets (C++), a websocket handler echoing each message; one thread, frames"
+              + " up to 16 MiB, no idle timeout; its deflate uses uWebSockets' own level (not"
+              + " settable) with a dedicated compressor per connection"),
       new Server("beast", "beast", null, List.of(), true, true, Kind.NATIVE, Set.of(),
           "Boost.Beast (C++, g++ -O2, Debian libboost-dev): async, one io_context per core, a whole"
               + " message read then written back, auto_fragment off; its deflate ends every message"
@@ -310,6 +318,13 @@ final class Peers {
     } else if (s.module().equals("node")) {
       cmd.add("node");
       cmd.add(root.resolve("bench-peers/node/server.js").toString());
+    } else if (s.module().equals("bun")) {
+      Path bun = root.resolve("bench-peers/bun/node_modules/.bin/bun");
+      if (!Files.isExecutable(bun)) {
+        throw new IOException(bun + " is missing: ./bench e2e installs the npm package bun");
+      }
+      cmd.add(bun.toString());
+      cmd.add(root.resolve("bench-peers/bun/server.js").toString());
     } else {
       Path binary = nativeBinary(root, s);
       if (!Files.isExecutable(binary)) {

@@ -81,7 +81,9 @@ final class RawConnection {
     byte[] nonce = new byte[16];
     random.nextBytes(nonce);
     this.key = Base64.getEncoder().encodeToString(nonce);
-    this.sentAt = new long[workload.window()];
+    // Without a window nothing bounds the messages in flight: no send times are kept (round trips
+    // are queueing there), one slot only.
+    this.sentAt = new long[workload.windowless() ? 1 : workload.window()];
     // Small buffers until traffic starts: 10,000 idle connections must stay cheap for the client.
     this.in = ByteBuffer.allocateDirect(4096);
     this.out = ByteBuffer.allocateDirect(4096);
@@ -128,7 +130,7 @@ final class RawConnection {
   /** Starts keeping the window full (buffers grow to the workload's needs first). */
   void startSending() throws IOException {
     int frame = (int) Math.min(256 << 10, (long) workload.size() + MAX_HEADER);
-    int size = Math.max(4096, Math.min(256 << 10, frame * workload.window()));
+    int size = (int) Math.max(4096, Math.min(256 << 10, (long) frame * workload.window()));
     if (out.capacity() < size) {
       ByteBuffer bigger = ByteBuffer.allocateDirect(size);
       out.flip();
@@ -343,7 +345,9 @@ final class RawConnection {
   private void startFrame() {
     encSeq = nextSeq++;
     inFlight++;
-    sentAt[(int) (encSeq % sentAt.length)] = System.nanoTime();
+    if (!workload.windowless()) {
+      sentAt[(int) (encSeq % sentAt.length)] = System.nanoTime();
+    }
     int b0 = 0x80 | (workload.text() ? 1 : 2);
     if (deflate != null) {
       if (scratch == null) {
@@ -524,7 +528,7 @@ final class RawConnection {
       fail("echo " + expectSeq + " has " + messageOffset + " bytes, not " + workload.size());
       return;
     }
-    long rtt = System.nanoTime() - sentAt[(int) (expectSeq % sentAt.length)];
+    long rtt = workload.windowless() ? 0 : System.nanoTime() - sentAt[(int) (expectSeq % sentAt.length)];
     stats.echoed(workload.size(), rtt);
     expectSeq++;
     inFlight--;

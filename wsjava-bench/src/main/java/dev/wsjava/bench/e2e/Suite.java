@@ -206,6 +206,7 @@ public final class Suite {
         new Point("1", Workload.LATENCY, Launcher.Mode.PLAIN),
         new Point("2", Workload.SMALL, Launcher.Mode.PLAIN),
         new Point("2", Workload.SMALL_DEEP, Launcher.Mode.PLAIN),
+        new Point("2", Workload.SMALL_FLOOD, Launcher.Mode.PLAIN),
         new Point("2c", Workload.SMALL, Launcher.Mode.ONE_LOOP),
         new Point("3", Workload.LARGE_64K, Launcher.Mode.PLAIN),
         new Point("3", Workload.LARGE_1M, Launcher.Mode.PLAIN),
@@ -255,7 +256,7 @@ public final class Suite {
       return false;
     }
     if (p.mode().oneLoop()) {
-      return s.jvm(); // Node, Beast and gorilla run one loop on one core already
+      return s.jvm(); // Node, Bun, Beast and gorilla run one loop on one core already
     }
     return !p.mode().deflate() || s.deflate();
   }
@@ -305,6 +306,10 @@ public final class Suite {
       case "small256" -> {
         results.add(sc, target, "msgs_256_per_s", num(r, "msgs_per_s"));
         cpu(sc, target, r, "cpu_256_us_per_msg", "client_cpu_256_us_per_msg", 1);
+      }
+      case "smallflood" -> {
+        results.add(sc, target, "msgs_flood_per_s", num(r, "msgs_per_s"));
+        cpu(sc, target, r, "cpu_flood_us_per_msg", "client_cpu_flood_us_per_msg", 1);
       }
       case "large64k", "large1m" -> {
         String size = w.id().equals("large64k") ? "64k" : "1m";

@@ -73,4 +73,21 @@ class ConnectClientTest {
       assertThat(java.util.Collections.list(trust.getClientSessionContext().getIds())).isEmpty();
     }
   }
+
+  @Test
+  void withResumeAnRsaKeyedServerResumesTheClientsSessionsFromTheirTickets(@TempDir Path dir)
+      throws Exception {
+    TlsFiles.create(dir, List.of("127.0.0.1"), TlsFiles.KeyType.RSA_2048);
+    assertThat(Files.readString(dir.resolve(PeerArgs.KEY_PEM))).startsWith("-----BEGIN PRIVATE KEY-----\n");
+    try (WebSocketServer server = echo()
+        .tls(TlsContexts.fromPem(dir.resolve(PeerArgs.CERT_PEM), dir.resolve(PeerArgs.KEY_PEM))).start()) {
+      javax.net.ssl.SSLContext trust = PeerArgs.clientTls(dir.resolve(PeerArgs.TRUST_STORE));
+      ConnectClient client = new ConnectClient("127.0.0.1", server.port(), "/echo", trust, true);
+      for (int i = 0; i < 5; i++) {
+        client.once();
+      }
+      // Only the first handshake is full; every later one offers the last ticket and is resumed.
+      assertThat(client.resumedShare()).isEqualTo(4 / 5.0);
+    }
+  }
 }

@@ -74,6 +74,17 @@ class LoadClientTest {
   }
 
   @Test
+  void withoutAWindowTheClientSendsAheadOfTheEchoesAndChecksEveryOne() throws Exception {
+    try (WebSocketServer server = server(false, b -> b)) {
+      Map<String, String> r = run(server, Workload.SMALL_FLOOD);
+      assertThat(r.get("workload")).isEqualTo("smallflood");
+      assertThat(Long.parseLong(r.get("echoes"))).isPositive();
+      // Every echo parsed and checked (a wrong one fails the run), 300 bytes plus a 2-byte header.
+      assertThat(Double.parseDouble(r.get("wire_down_per_msg"))).isBetween(300.0, 320.0);
+    }
+  }
+
+  @Test
   void compressedEchoesAreInflatedAndCheckedAndTheirWireBytesCounted() throws Exception {
     try (WebSocketServer server = server(true, b -> b)) {
       Map<String, String> r = run(server, Workload.DEFLATE);

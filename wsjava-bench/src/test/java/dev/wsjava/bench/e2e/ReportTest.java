@@ -46,7 +46,7 @@ class ReportTest {
     assertThat(md.toString())
         .contains("| **wsjava-nio** | 300,000 (280,000–320,000) |")
         .contains("| netty | 195,000 (100,000–210,000) |")
-        .contains("| jetty | **failed** | **failed** | **failed** | failed: did not start: port in use |");
+        .contains("| jetty | **failed** | **failed** | **failed** | **failed** | failed: did not start: port in use |");
   }
 
   @Test
@@ -184,7 +184,7 @@ class ReportTest {
         .parse(dir.resolve("2-small-messages.svg").toFile());
     assertThat(doc.getDocumentElement().getTagName()).isEqualTo("svg");
     assertThat(svg).contains("2. Small messages", "note under the title",
-        "64 in flight, 256 in flight (msg/s) — higher is better", "300,000 msg/s", "195,000 msg/s",
+        "64 in flight, 256 in flight, no window (msg/s) — higher is better", "300,000 msg/s", "195,000 msg/s",
         "failed: did not start: port in use", "font-weight=\"bold\">wsjava-nio<");
     // Bars scale to the largest value drawn (node's 900,000 is the full width of 470 px).
     assertThat(svg).contains("width=\"470.0\"").contains("width=\"156.7\"");

@@ -10,12 +10,16 @@ import java.util.List;
  * @param id the name used on command lines and in result lines
  * @param size payload bytes per message
  * @param text text (a JSON-like ASCII payload) or binary
- * @param window messages in flight per connection (1: send the next after the echo)
+ * @param window messages in flight per connection (1: send the next after the echo; {@link
+ *     #NO_WINDOW}: as many as the sockets take)
  * @param connections connections echoing at once
  * @param deflate whether the client offers permessage-deflate
  */
 public record Workload(
     String id, int size, boolean text, int window, int connections, boolean deflate) {
+
+  /** The window of a workload without one: the client sends whenever its socket takes bytes. */
+  public static final int NO_WINDOW = Integer.MAX_VALUE;
 
   /** Scenario 1: one connection, 32-byte text, one in flight. */
   public static final Workload LATENCY = new Workload("latency", 32, true, 1, 1, false);
@@ -27,6 +31,13 @@ public record Workload(
    * carries a bigger batch, and the rate depends more on each side's cost per message.
    */
   public static final Workload SMALL_DEEP = new Workload("small256", 300, false, 256, 1, false);
+  /**
+   * Scenario 2 without a window, as the seed's load test drives a server: the client writes 300-byte
+   * binary messages whenever its socket takes bytes and reads echoes whenever they arrive, so only
+   * TCP's buffers (and the server's own reading) bound what is in flight. Measures cost per message
+   * at full pipelining; round-trip times are queueing there and are not recorded.
+   */
+  public static final Workload SMALL_FLOOD = new Workload("smallflood", 300, false, NO_WINDOW, 1, false);
   /** Scenario 3a: one connection, 64 KiB binary, 4 in flight. */
   public static final Workload LARGE_64K = new Workload("large64k", 64 << 10, false, 4, 1, false);
   /** Scenario 3b: one connection, 1 MiB binary, 4 in flight. */
@@ -38,7 +49,7 @@ public record Workload(
 
   /** Every echo workload, in scenario order. */
   public static final List<Workload> ALL =
-      List.of(LATENCY, SMALL, SMALL_DEEP, LARGE_64K, LARGE_1M, MANY, DEFLATE);
+      List.of(LATENCY, SMALL, SMALL_DEEP, SMALL_FLOOD, LARGE_64K, LARGE_1M, MANY, DEFLATE);
 
   /** Checks the shape. */
   public Workload {
@@ -62,6 +73,15 @@ public record Workload(
     }
     throw new IllegalArgumentException("unknown workload " + id + "; known: "
         + ALL.stream().map(Workload::id).toList());
+  }
+
+  /**
+   * Whether the client keeps no window: see {@link #SMALL_FLOOD}.
+   *
+   * @return {@code true} when only the sockets bound what is in flight
+   */
+  public boolean windowless() {
+    return window == NO_WINDOW;
   }
 
   /**
