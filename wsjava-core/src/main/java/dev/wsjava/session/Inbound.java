@@ -66,8 +66,9 @@ final class Inbound {
    * asks to be fed again: a decompression bomb turns each compressed byte into up to a thousand,
    * so without a bound one peer's read holds its thread for 16 MiB (the message limit) of output,
    * 10-20 ms, and 64 such peers held a loop for seconds. The transport feeds the connection again
-   * after serving the others (NIO: the next turn of its loop; blocking: after a yield). Inflation
-   * of 512 KiB takes about half a millisecond; the cost of a stop is one more turn.
+   * after serving the others (NIO: the next turn of its loop; blocking: in its turn among the
+   * costly, {@code CostlySlices}). Inflation of 512 KiB takes about half a millisecond; the cost of
+   * a stop is one more turn.
    */
   static final long DECODE_SLICE = Long.getLong("wsjava.tuning.decodeSlice", 512 * 1024);
 

@@ -211,6 +211,27 @@ public final class OutboundQueue {
     }
   }
 
+  /**
+   * Drops every byte still waiting, for a connection whose socket closed: lent buffers go back to
+   * their lender at once, so what a peer made this end queue (a large echo it never read, say) is
+   * free the moment the connection is, not whenever the collector finds the connection
+   * unreachable. The running total stays; the queue is empty and holds no array after.
+   */
+  public void discard() {
+    for (int k = 0; k < count; k++) {
+      int i = (head + k) & (ring.length - 1);
+      if (lentAt[i]) {
+        lender.give(ring[i]);
+      }
+      ring[i] = null;
+    }
+    count = 0;
+    head = 0;
+    tail = null;
+    queuedBytes = 0;
+    trim();
+  }
+
   /** Drops the spare chunk and the empty ring, so an idle connection holds no buffer. */
   public void trim() {
     spare = null;

@@ -723,6 +723,16 @@ public final class Session {
     return outbound != null;
   }
 
+  /**
+   * Drops what waits to be written and gives lent buffers back: the socket closed, so it never
+   * will be. A transport calls this once no write is in flight, with the sends waiting on it failed.
+   */
+  public void discardOutbound() {
+    if (outbound != null) {
+      outbound.queue.discard();
+    }
+  }
+
   /** Drops buffers kept for reuse; a transport calls this when the connection goes idle. */
   public void trim() {
     if (outbound != null) {

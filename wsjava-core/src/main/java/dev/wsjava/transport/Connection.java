@@ -1012,6 +1012,7 @@ public abstract class Connection {
           }
           pending.clear();
           cause = new WebSocketClosedException(session.closeCode(), session.closeReason());
+          session.discardOutbound(); // the socket closed under the write: see socketClosed
         }
         if (s.overHighWater && session.outboundBytes() <= config.maxQueuedBytes() / 2) {
           s.overHighWater = !ioThread; // cleared by the I/O thread, which reports it
@@ -1086,9 +1087,14 @@ public abstract class Connection {
       Sends s = sends;
       if (s != null && s.writesInFlight > 0) {
         s.failPendingAfterWrites = true; // the writer completes or fails them when its write ends
-      } else if (s != null) {
-        s.pending.forEach(p -> failed.add(p.future()));
-        s.pending.clear();
+      } else {
+        if (s != null) {
+          s.pending.forEach(p -> failed.add(p.future()));
+          s.pending.clear();
+        }
+        // What was never written goes now: its (lent, direct) buffers must not wait for the
+        // connection to become unreachable, since the budget counts them free from here on.
+        session.discardOutbound();
       }
       report = opened && !closeReported;
       closeReported = true;

@@ -147,6 +147,14 @@ public final class Tuning {
   public static final int HTTP_TURN = knob("httpTurn", 16);
 
   /**
+   * Blocking transport: how many virtual threads may inflate a costly message's further slices at
+   * once (half the processors, at least one), so the other carriers stay free for cheap messages.
+   * See {@code blocking.CostlySlices}.
+   */
+  public static final int COSTLY_SLICES =
+      knob("costlySlices", Math.max(1, Runtime.getRuntime().availableProcessors() / 2));
+
+  /**
    * How often a connection whose reading is paused (memory budget, flow control) checks that its
    * peer is still there, by writing an empty ping: a socket that is not read learns of the peer's
    * reset only by writing (Linux returns the queued data to reads before the error; the selector

@@ -80,8 +80,8 @@ class ConnectionTest {
     protected void scheduleCloseTimeout(Duration timeout) {}
   }
 
-  /** Events do not matter here. */
-  static final class Handler implements ConnectionHandler {
+  /** Events do not matter here (tests elsewhere override the ones that do). */
+  static class Handler implements ConnectionHandler {
     @Override
     public void onOpen(Connection c) {}
 

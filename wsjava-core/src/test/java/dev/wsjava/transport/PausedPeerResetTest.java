@@ -128,10 +128,14 @@ class PausedPeerResetTest {
   }
 
   private static Socket open(int port) throws Exception {
-    Socket s = new Socket("127.0.0.1", port);
+    return upgrade(new Socket("127.0.0.1", port), "/x");
+  }
+
+  /** Upgrades a connected socket by hand to a WebSocket to {@code path}. */
+  static Socket upgrade(Socket s, String path) throws Exception {
     s.setSoTimeout(10_000);
     OutputStream out = s.getOutputStream();
-    out.write(("GET /x HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+    out.write(("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
         + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
         .getBytes(StandardCharsets.US_ASCII));
     InputStream in = s.getInputStream();

@@ -32,7 +32,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * Netty's echo peer of {@code bench-peers/netty}, side by side. While each attack runs, an honest
  * client (on 127.0.0.1) sends 1 KiB echoes one after the other; after it, the attackers leave, and
  * a new honest client must connect and echo. Prints one Markdown row per attack and server; see
- * docs/RELIABILITY.md.
+ * docs/RELIABILITY.md. When the honest client's echoes fail, the row says how (a close with its
+ * code and reason) and what the server logged first. "Connections held after" counts the server's
+ * TCP sockets that are not listening, waited for (at most {@value #SETTLE_SECONDS} s) to come back
+ * to their count before the attack.
  *
  * <p>Command line: {@code [--root DIR] [--seconds N] [--transport nio|blocking|both] [--attacks
  * fds,room,reset,bombs,trickle]}: N is the length of each attack (10 by default, at most 120).
@@ -56,6 +59,8 @@ public final class ChaosBench {
   /** How long the after-phase echoes; a server that cannot echo within it did not survive. */
   private static final Duration AFTER = Duration.ofSeconds(3);
   private static final int WAIT_MS = 5_000;
+  /** How long the server has, after the last client left, to release its connections. */
+  private static final int SETTLE_SECONDS = 5;
   /** How long past an attack its attackers' ends are awaited. */
   private static final long GRACE_NANOS = TimeUnit.SECONDS.toNanos(5);
 
@@ -165,7 +170,11 @@ public final class ChaosBench {
             sleep(200);
           }
         });
-        during = Echoes.run(honest, end).toString();
+        Echoes honestEchoes = Echoes.run(honest, end);
+        during = honestEchoes.toString();
+        if (honestEchoes.error != null) { // the server's side of it: what it logged first
+          during += serverProblem(srv);
+        }
         stop.set(true);
         attackThread.join(TimeUnit.SECONDS.toMillis(30));
         sampler.join();
@@ -193,9 +202,14 @@ public final class ChaosBench {
             + e.getClass().getSimpleName() : srv.survived()) + ")";
       }
       client.close();
-      sleep(1_000);
+      // The server releases what the last clients held: wait (bounded) for its connections to be
+      // back at their count before the attack, rather than read the count once at a fixed time.
+      long settle = System.nanoTime() + TimeUnit.SECONDS.toNanos(SETTLE_SECONDS);
+      while (fds.connections() > fds.startConnections && System.nanoTime() < settle) {
+        sleep(100);
+      }
       fds.sample();
-      int heldAfter = fds.sockets() - fds.startSockets;
+      int heldAfter = fds.connections() - fds.startConnections;
       String rss = srv.peakRss();
       return row + survived + " | " + during + " | " + after + " | " + srv.peakHeap() + " | "
           + rss + " | " + fds + " | " + heldAfter + " | "
@@ -466,44 +480,120 @@ public final class ChaosBench {
     }
   }
 
-  /** The server's open descriptors, from /proc: at start, the peak seen, and the last. */
+  /**
+   * For a row whose honest client failed: the first error the server logged (a line that names
+   * an exception or error), which says the server's side of it.
+   */
+  private static String serverProblem(AttackBench.Forked srv) {
+    try {
+      for (String line : Files.readAllLines(srv.dir.resolve("out.log"))) {
+        if (!line.startsWith("\t") && (line.contains("Exception") || line.contains("Error"))) {
+          String l = line.strip();
+          return "; server: " + (l.length() > 120 ? l.substring(0, 120) + "..." : l)
+              .replace('|', '/');
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      // no log
+    }
+    return "; server logged no error";
+  }
+
+  /**
+   * The server's open descriptors, from /proc: at start, the peak seen, and the last; and its TCP
+   * connections (sockets of the process in /proc/PID/net/tcp and tcp6 that are not listening:
+   * Unix sockets, such as a JVM's attach listener, are not connections).
+   */
   private static final class Fds {
     final long pid;
     final int start;
-    final int startSockets;
+    final int startConnections;
     volatile int peak;
     volatile int last;
 
     Fds(long pid) {
       this.pid = pid;
-      this.start = count(false);
-      this.startSockets = count(true);
+      this.start = count();
+      this.startConnections = connections();
       this.peak = start;
       this.last = start;
     }
 
     void sample() {
-      int n = count(false);
+      int n = count();
       last = n;
       peak = Math.max(peak, n);
     }
 
-    int sockets() {
-      return count(true);
-    }
-
-    private int count(boolean socketsOnly) {
+    /**
+     * Open descriptors, less the attach listener's socket that {@code jcmd} (the heap sample)
+     * makes the JVM open for good: the tool's, not the server's.
+     */
+    private int count() {
       try (var list = Files.list(Path.of("/proc", Long.toString(pid), "fd"))) {
+        java.util.Set<String> attach = attachListener();
         return (int) list.filter(p -> {
-          if (!socketsOnly) {
-            return true;
-          }
           try {
-            return Files.readSymbolicLink(p).toString().startsWith("socket:");
+            String link = Files.readSymbolicLink(p).toString();
+            return !(link.startsWith("socket:[")
+                && attach.contains(link.substring("socket:[".length(), link.length() - 1)));
           } catch (IOException e) {
-            return false;
+            return false; // closed meanwhile
           }
         }).count();
+      } catch (IOException | RuntimeException e) {
+        return -1; // gone, or not Linux
+      }
+    }
+
+    /**
+     * Inodes of the JVM's attach listener socket, from /proc/PID/net/unix: bound as
+     * /tmp/.java_pidPID.tmp and renamed to /tmp/.java_pidPID.
+     */
+    private java.util.Set<String> attachListener() throws IOException {
+      java.util.Set<String> inodes = new java.util.HashSet<>();
+      Path unix = Path.of("/proc", Long.toString(pid), "net", "unix");
+      if (Files.exists(unix)) {
+        for (String line : Files.readAllLines(unix)) {
+          String[] f = line.trim().split("\\s+");
+          // Num RefCount Protocol Flags Type St Inode Path
+          if (f.length > 7 && f[7].matches(".*/\\.java_pid" + pid + "(\\.tmp)?")) {
+            inodes.add(f[6]);
+          }
+        }
+      }
+      return inodes;
+    }
+
+    /** The process's TCP sockets that are not listening; -1 when /proc cannot tell. */
+    int connections() {
+      java.util.Set<String> inodes = new java.util.HashSet<>();
+      try (var list = Files.list(Path.of("/proc", Long.toString(pid), "fd"))) {
+        list.forEach(p -> {
+          try {
+            String link = Files.readSymbolicLink(p).toString();
+            if (link.startsWith("socket:[")) {
+              inodes.add(link.substring("socket:[".length(), link.length() - 1));
+            }
+          } catch (IOException e) {
+            // closed meanwhile
+          }
+        });
+        int n = 0;
+        for (String table : List.of("tcp", "tcp6")) {
+          Path t = Path.of("/proc", Long.toString(pid), "net", table);
+          if (!Files.exists(t)) {
+            continue;
+          }
+          for (String line : Files.readAllLines(t)) {
+            String[] f = line.trim().split("\\s+");
+            // sl local remote st tx:rx tr:when retrnsmt uid timeout inode ...; st 0A is LISTEN
+            if (f.length > 9 && !f[0].equals("sl") && !f[3].equals("0A") && inodes.contains(f[9])) {
+              n++;
+            }
+          }
+        }
+        return n;
       } catch (IOException | RuntimeException e) {
         return -1; // gone, or not Linux
       }
@@ -534,9 +624,20 @@ public final class ChaosBench {
           micros.add((System.nanoTime() - t0) / 1_000);
         }
       } catch (Exception e) {
-        error = e.getClass().getSimpleName();
+        error = describe(e);
       }
       return new Echoes(micros, error);
+    }
+
+    /** The exception's name, with the close code and reason when the connection was closed. */
+    private static String describe(Throwable e) {
+      Throwable t = e instanceof java.util.concurrent.ExecutionException && e.getCause() != null
+          ? e.getCause() : e;
+      String s = t.getClass().getSimpleName();
+      if (t instanceof dev.wsjava.WebSocketClosedException c) {
+        s += " " + c.code() + (c.reason().isEmpty() ? "" : " (" + c.reason() + ")");
+      }
+      return s.replace('|', '/');
     }
 
     @Override

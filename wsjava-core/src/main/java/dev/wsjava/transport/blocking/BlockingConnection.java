@@ -232,11 +232,9 @@ public final class BlockingConnection extends Connection {
       }
       if (held != null) {
         // Not paused, yet bytes wait: the session gave way after a slice of inflation. Let the
-        // other connections' threads run first (a park wakes through the scheduler's shared
-        // queue, behind them; see BlockingServer.giveWay), then feed it again.
-        java.util.concurrent.locks.LockSupport.parkNanos(1);
+        // other connections' threads run first, then feed it again in its turn among the costly.
         ByteBuffer again = held;
-        held = received(again) ? null : again;
+        held = CostlySlices.run(() -> received(again)) ? null : again;
         continue;
       }
       int n;

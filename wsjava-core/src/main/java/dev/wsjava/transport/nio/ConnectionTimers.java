@@ -102,6 +102,9 @@ final class ConnectionTimers {
   private Timer close;
   private Timer idle;
   private Timer ping;
+  private Timer progress;
+  private Timer stall;
+  private Timer probe;
   private boolean pingOutstanding;
   private long pingSentAt;
   private boolean stallArmed;
@@ -147,7 +150,7 @@ final class ConnectionTimers {
       return;
     }
     progressArmed = true;
-    scheduler.scheduleAt(deadline, () -> {
+    progress = scheduler.scheduleAt(deadline, () -> {
       progressArmed = false;
       if (!host.socketGone()) {
         long next = host.progressCheck();
@@ -167,8 +170,8 @@ final class ConnectionTimers {
       return;
     }
     stallArmed = true;
-    Duration stall = host.timerConfig().memory().stallTimeout();
-    scheduler.scheduleAt(scheduler.nanoTime() + stall.toNanos(), () -> {
+    Duration timeout = host.timerConfig().memory().stallTimeout();
+    stall = scheduler.scheduleAt(scheduler.nanoTime() + timeout.toNanos(), () -> {
       stallArmed = false;
       if (!host.socketGone() && host.waitingForMemory()) {
         host.memoryStalled();
@@ -186,7 +189,7 @@ final class ConnectionTimers {
       return;
     }
     probeArmed = true;
-    scheduler.scheduleAt(scheduler.nanoTime() + Tuning.PAUSED_PROBE.toNanos(), () -> {
+    probe = scheduler.scheduleAt(scheduler.nanoTime() + Tuning.PAUSED_PROBE.toNanos(), () -> {
       probeArmed = false;
       if (!host.socketGone() && host.probePausedPeer()) {
         armPausedProbe();
@@ -194,9 +197,12 @@ final class ConnectionTimers {
     });
   }
 
-  /** Cancels the close, idle and ping timers; the socket is closed. */
+  /**
+   * Cancels every timer; the socket is closed. A cancelled timer lets go of its task, so the
+   * loop's timer queue no longer reaches the connection (nor the buffers it held).
+   */
   void cancel() {
-    for (Timer t : new Timer[] {close, idle, ping}) {
+    for (Timer t : new Timer[] {close, idle, ping, progress, stall, probe}) {
       if (t != null) {
         t.cancel();
       }

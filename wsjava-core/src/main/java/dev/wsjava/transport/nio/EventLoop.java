@@ -211,9 +211,9 @@ final class EventLoop implements Executor, AutoCloseable, ConnectionTimers.Sched
     Timer t = new Timer(deadline, timerSeq++, task);
     timers.add(t);
     if (timers.size() >= purgeAt) {
-      // Cancelled timers (every handshake's, once it completes) keep their task and what it
-      // reaches until their deadline: drop them whenever the queue has doubled since the last
-      // purge, a linear pass per doubling, so constant work per timer.
+      // Cancelled timers (every handshake's, once it completes) stay queued until their deadline
+      // (without their task): drop them whenever the queue has doubled since the last purge, a
+      // linear pass per doubling, so constant work per timer.
       timers.removeIf(Timer::isCancelled);
       purgeAt = Math.max(PURGE_MIN, 2 * timers.size());
     }
