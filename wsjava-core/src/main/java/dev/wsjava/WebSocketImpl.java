@@ -56,6 +56,10 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
   private boolean overRate;
   private boolean partsUnderway; // a streamed message had its first part, not its last yet (I/O thread)
   private long openedAt; // System.nanoTime() at onOpen, for the close event's duration
+  // A server's open connections form a list through these; guarded by Serving's list lock.
+  WebSocketImpl prevLive;
+  WebSocketImpl nextLive;
+  boolean live;
 
   private static final VarHandle FRAGMENTS;
 
@@ -143,7 +147,7 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
   public void onOpen(Connection c) {
     connection = c;
     if (serving != null) {
-      serving.opened(c, request.remoteAddress());
+      serving.opened(this, request.remoteAddress());
       openedAt = System.nanoTime();
       WsEvents.ConnectionOpened e = new WsEvents.ConnectionOpened();
       if (e.shouldCommit()) {
@@ -280,7 +284,7 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
       s.connectionClosed();
     }
     if (serving != null) {
-      serving.closed(c, request.remoteAddress());
+      serving.closed(this, c, request.remoteAddress());
       WsEvents.ConnectionClosed e = new WsEvents.ConnectionClosed();
       if (e.shouldCommit()) {
         e.remote = String.valueOf(request.remoteAddress());
