@@ -343,8 +343,24 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
     if (b.hasArray()) {
       return new String(b.array(), b.arrayOffset() + b.position(), b.remaining(), StandardCharsets.UTF_8);
     }
-    return StandardCharsets.UTF_8.decode(b.duplicate()).toString();
+    // A direct buffer (a loop's read buffer): its bytes go through this thread's scratch array,
+    // so the String and its array are all a message costs (a decoder took a char[] and more).
+    int n = b.remaining();
+    byte[] scratch = n <= SCRATCH_MAX ? SCRATCH.get() : null;
+    if (scratch == null || scratch.length < n) {
+      scratch = new byte[Math.max(n, 1024)];
+      if (n <= SCRATCH_MAX) {
+        SCRATCH.set(scratch);
+      }
+    }
+    b.get(b.position(), scratch, 0, n);
+    return new String(scratch, 0, n, StandardCharsets.UTF_8);
   }
+
+  /** Largest text a thread's decoding scratch array grows to. */
+  private static final int SCRATCH_MAX = 16 * 1024;
+
+  private static final ThreadLocal<byte[]> SCRATCH = new ThreadLocal<>();
 
   // ---------------------------------------------------------------------------------------------
   // WebSocket
@@ -599,18 +615,12 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
    * handle((ok, e) -> e instanceof SendQueueFullException)} works as documented.
    */
   private CompletableFuture<Void> api(CompletableFuture<Void> f) {
-    if (f.isDone()) {
-      return f.isCompletedExceptionally() ? CompletableFuture.failedFuture(map(f.exceptionNow())) : f;
+    // A send fails later only with WebSocketClosedException, an API type already: the transport's
+    // future is returned as it is, with no second future and callback per message.
+    if (f.isDone() && f.isCompletedExceptionally()) {
+      return CompletableFuture.failedFuture(map(f.exceptionNow()));
     }
-    CompletableFuture<Void> out = new CompletableFuture<>();
-    f.whenComplete((ok, e) -> {
-      if (e == null) {
-        out.complete(null);
-      } else {
-        out.completeExceptionally(map(e));
-      }
-    });
-    return out;
+    return f;
   }
 
   private Throwable map(Throwable e) {
