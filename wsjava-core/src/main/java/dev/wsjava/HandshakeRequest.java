@@ -40,8 +40,8 @@ public final class HandshakeRequest implements HttpRequest {
   private final SocketAddress remoteAddress;
   private final SocketAddress localAddress;
   private final SSLSession tlsSession;
-  private volatile Map<String, List<String>> queryParams; // made on first use; racing makers agree
-  private volatile Map<String, String> cookies;
+  /** {query parameters, cookies}, each made on first use (racing makers agree); null before. */
+  private volatile Object[] parsed;
 
   private HandshakeRequest(HandshakeInfo info, Map<String, String> pathParams) {
     this.head = info.request();
@@ -108,12 +108,23 @@ public final class HandshakeRequest implements HttpRequest {
 
   @Override
   public Map<String, List<String>> queryParams() {
-    Map<String, List<String>> m = queryParams;
+    @SuppressWarnings("unchecked")
+    Map<String, List<String>> m = (Map<String, List<String>>) parsed(0);
     if (m == null) {
       m = Request.parseQuery(query());
-      queryParams = m;
+      parsed[0] = m;
     }
     return m;
+  }
+
+  /** Slot {@code i} of {@link #parsed}, which it makes when there is none. */
+  private Object parsed(int i) {
+    Object[] p = parsed;
+    if (p == null) {
+      p = new Object[2];
+      parsed = p; // a racing maker's array may be replaced: its values are made again, equal
+    }
+    return p[i];
   }
 
   @Override
@@ -143,10 +154,11 @@ public final class HandshakeRequest implements HttpRequest {
 
   @Override
   public Map<String, String> cookies() {
-    Map<String, String> m = cookies;
+    @SuppressWarnings("unchecked")
+    Map<String, String> m = (Map<String, String>) parsed(1);
     if (m == null) {
       m = HttpRequest.super.cookies();
-      cookies = m;
+      parsed[1] = m;
     }
     return m;
   }

@@ -2,6 +2,8 @@ package dev.wsjava;
 
 import dev.wsjava.handshake.HttpHead;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Base64;
 
 /**
  * An upgrade request head packed into one byte array, for the thousands of open connections that
@@ -10,9 +12,11 @@ import java.nio.charset.StandardCharsets;
  * upgrade, this about 80. Unpacked again, field by field, whenever it is read.
  *
  * <p>Layout: the method, the target, the version, the field count, then each field's name and
- * value. A string is one byte {@code 0x80 + i} when it is {@link #KNOWN}{@code [i]}, else its
- * length (below {@code 0x7F} in one byte; else {@code 0x7F} and four bytes) and its Latin-1 bytes.
- * The field count is four bytes. Heads with a character beyond Latin-1 are not packed.
+ * value. A string is one byte {@code 0x80 + i} when it is {@link #KNOWN}{@code [i]}; {@link #KEY}
+ * and 16 bytes when it is the canonical base64 of 16 bytes (a {@code Sec-WebSocket-Key}); else
+ * its length (below {@link #KEY} in one byte; else {@link #LONG} and four bytes) and its Latin-1
+ * bytes. The field count is one byte below 255, else 255 and four bytes. Heads with a character
+ * beyond Latin-1 are not packed.
  */
 final class PackedHead {
   /** Strings every upgrade request repeats: methods, versions, field names and values. */
@@ -27,6 +31,9 @@ final class PackedHead {
     "permessage-deflate; client_max_window_bits", "permessage-deflate"
   };
 
+  /** Marks 16 bytes written as 24 base64 characters. */
+  private static final int KEY = 0x7E;
+
   private static final int LONG = 0x7F;
 
   private PackedHead() {}
@@ -39,7 +46,7 @@ final class PackedHead {
    */
   static byte[] pack(HttpHead.Request head) {
     Headers h = head.headers();
-    long size = 4L + length(head.method()) + length(head.target()) + length(head.version());
+    long size = (h.size() < 0xFF ? 1L : 5L) + length(head.method()) + length(head.target()) + length(head.version());
     for (int i = 0; i < h.size(); i++) {
       size += length(h.name(i)) + length(h.value(i));
     }
@@ -50,7 +57,7 @@ final class PackedHead {
     int p = put(out, 0, head.method());
     p = put(out, p, head.target());
     p = put(out, p, head.version());
-    p = putInt(out, p, h.size());
+    p = putCount(out, p, h.size());
     for (int i = 0; i < h.size(); i++) {
       p = put(out, p, h.name(i));
       p = put(out, p, h.value(i));
@@ -76,8 +83,12 @@ final class PackedHead {
   /** The header fields of a packed head, a new list at each call. */
   static Headers headers(byte[] packed) {
     int p = skip(packed, skip(packed, skip(packed, 0)));
-    int n = getInt(packed, p);
-    p += 4;
+    int n = packed[p] & 0xFF;
+    if (n == 0xFF) {
+      n = getInt(packed, p + 1);
+      p += 4;
+    }
+    p++;
     if (n == 0) {
       return Headers.empty();
     }
@@ -97,13 +108,16 @@ final class PackedHead {
     if (known(s) >= 0) {
       return 1;
     }
+    if (key(s) != null) {
+      return 17;
+    }
     int n = s.length();
     for (int i = 0; i < n; i++) {
       if (s.charAt(i) > 0xFF) {
         return Integer.MIN_VALUE;
       }
     }
-    return (n < LONG ? 1 : 5) + n;
+    return (n < KEY ? 1 : 5) + n;
   }
 
   private static int known(String s) {
@@ -121,8 +135,14 @@ final class PackedHead {
       out[p] = (byte) (0x80 + k);
       return p + 1;
     }
+    byte[] key = key(s);
+    if (key != null) {
+      out[p] = KEY;
+      System.arraycopy(key, 0, out, p + 1, 16);
+      return p + 17;
+    }
     int n = s.length();
-    if (n < LONG) {
+    if (n < KEY) {
       out[p++] = (byte) n;
     } else {
       out[p++] = LONG;
@@ -132,6 +152,28 @@ final class PackedHead {
       out[p + i] = (byte) s.charAt(i); // Latin-1, checked by length()
     }
     return p + n;
+  }
+
+  /** The 16 bytes {@code s} is the canonical base64 of, or null. */
+  private static byte[] key(String s) {
+    if (s.length() != 24 || !s.endsWith("==")) {
+      return null;
+    }
+    try {
+      byte[] b = Base64.getDecoder().decode(s);
+      return b.length == 16 && Base64.getEncoder().encodeToString(b).equals(s) ? b : null;
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
+  }
+
+  private static int putCount(byte[] out, int p, int n) {
+    if (n < 0xFF) {
+      out[p] = (byte) n;
+      return p + 1;
+    }
+    out[p] = (byte) 0xFF;
+    return putInt(out, p + 1, n);
   }
 
   private static int putInt(byte[] out, int p, int v) {
@@ -152,8 +194,11 @@ final class PackedHead {
     if (b >= 0x80) {
       return KNOWN[b - 0x80];
     }
-    if (b < LONG) {
+    if (b < KEY) {
       return new String(a, p + 1, b, StandardCharsets.ISO_8859_1);
+    }
+    if (b == KEY) {
+      return Base64.getEncoder().encodeToString(Arrays.copyOfRange(a, p + 1, p + 17));
     }
     return new String(a, p + 5, getInt(a, p + 1), StandardCharsets.ISO_8859_1);
   }
@@ -164,6 +209,6 @@ final class PackedHead {
     if (b >= 0x80) {
       return p + 1;
     }
-    return b < LONG ? p + 1 + b : p + 5 + getInt(a, p + 1);
+    return b < KEY ? p + 1 + b : b == KEY ? p + 17 : p + 5 + getInt(a, p + 1);
   }
 }
