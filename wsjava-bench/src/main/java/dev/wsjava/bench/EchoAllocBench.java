@@ -37,8 +37,8 @@ import org.openjdk.jmh.annotations.TearDown;
  * <p>Two figures: JMH's {@code -prof gc} {@code gc.alloc.rate.norm} (every thread of the JVM, per
  * message), and the server's event loop threads' own allocation per message, printed after each iteration
  * as {@code loop threads: N B/message} (read from {@code ThreadMXBean}, exact). Run: {@code ./bench
- * micro 3 2 EchoAllocBench -prof gc} or {@code java -jar wsjava-bench/target/benchmarks.jar
- * EchoAllocBench -prof gc}.
+ * alloc}, which runs {@code java -cp wsjava-bench/target/benchmarks.jar org.openjdk.jmh.Main
+ * EchoAllocBench -f 1 -wi 3 -w 2 -i 3 -r 2 -prof gc}.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
