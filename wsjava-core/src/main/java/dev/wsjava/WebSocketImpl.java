@@ -345,11 +345,13 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
     }
     // A direct buffer (a loop's read buffer): its bytes go through this thread's scratch array,
     // so the String and its array are all a message costs (a decoder took a char[] and more).
+    // A virtual thread (one connection's) keeps no scratch array.
     int n = b.remaining();
-    byte[] scratch = n <= SCRATCH_MAX ? SCRATCH.get() : null;
+    boolean keep = n <= SCRATCH_MAX && !Thread.currentThread().isVirtual();
+    byte[] scratch = keep ? SCRATCH.get() : null;
     if (scratch == null || scratch.length < n) {
-      scratch = new byte[Math.max(n, 1024)];
-      if (n <= SCRATCH_MAX) {
+      scratch = new byte[keep ? Math.max(n, 1024) : n];
+      if (keep) {
         SCRATCH.set(scratch);
       }
     }

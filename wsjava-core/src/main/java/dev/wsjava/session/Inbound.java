@@ -208,9 +208,13 @@ final class Inbound {
   /**
    * The view of an assembled message the listener reads: this thread's last one when it is over
    * the same array (the shared pool hands a loop the same arrays again), so delivering a message
-   * allocates nothing. A thread keeps one view, not a connection: an idle one holds no array.
+   * allocates nothing. A thread keeps one view, not a connection: an idle one holds no array. A
+   * virtual thread (a blocking connection's own) keeps none: it would hold its last array.
    */
   private static ByteBuffer view(byte[] array, int length) {
+    if (Thread.currentThread().isVirtual()) {
+      return ByteBuffer.wrap(array, 0, length);
+    }
     ByteBuffer v = VIEW.get();
     if (v == null || v.array() != array) {
       v = ByteBuffer.wrap(array);
