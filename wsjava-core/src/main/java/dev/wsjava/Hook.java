@@ -77,6 +77,7 @@ final class Hook {
         return new Verdict.Later(stage.thenApply(d -> verdict(d, request, info, make, limits, own)));
       }
       WebSocketImpl ws = make.apply(request, null);
+      request.pack(); // what the open connection keeps
       ws.servedBy(limits, own);
       return new Verdict.Accept(ws, info.subprotocol(), dev.wsjava.Headers.empty());
     };
@@ -104,6 +105,7 @@ final class Hook {
     }
     String subprotocol = d.choosesSubprotocol() ? d.chosenSubprotocol() : info.subprotocol();
     WebSocketImpl ws = make.apply(request, d.attachment());
+    request.pack(); // what the open connection keeps
     ws.servedBy(limits, own);
     return new Verdict.Accept(ws, subprotocol, d.headers(), d.declinesExtensions());
   }

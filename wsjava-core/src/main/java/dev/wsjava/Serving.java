@@ -10,7 +10,6 @@ import dev.wsjava.transport.Verdict;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
@@ -37,7 +36,15 @@ final class Serving {
   final TrustedProxies trustedProxies;
   final ServerCounters counters = new ServerCounters();
   private final AtomicInteger open = new AtomicInteger();
-  private final Set<Connection> live = ConcurrentHashMap.newKeySet(); // for their traffic
+  /**
+   * The open connections, for their traffic and a drain: a list through the sockets themselves
+   * ({@link WebSocketImpl#prevLive}, {@link WebSocketImpl#nextLive}), 8 bytes per connection
+   * where a concurrent set's entry took 32. Guarded by {@link #liveLock}; only opens and closes
+   * take it.
+   */
+  private WebSocketImpl liveHead;
+
+  private final Object liveLock = new Object();
   private final ConcurrentHashMap<InetAddress, PerAddress> addresses = new ConcurrentHashMap<>();
   private final boolean tracksAddresses;
   private volatile int sweepAt = 1024;
@@ -185,8 +192,16 @@ final class Serving {
     }
   }
 
-  void opened(Connection c, SocketAddress remote) {
-    live.add(c);
+  void opened(WebSocketImpl ws, SocketAddress remote) {
+    synchronized (liveLock) {
+      WebSocketImpl head = liveHead;
+      ws.nextLive = head;
+      if (head != null) {
+        head.prevLive = ws;
+      }
+      liveHead = ws;
+      ws.live = true;
+    }
     open.incrementAndGet();
     counters.opened();
     if (tracksAddresses) {
@@ -205,10 +220,29 @@ final class Serving {
     }
   }
 
-  void closed(Connection c, SocketAddress remote) {
-    // Out of the open set first, then into the closed sums: a snapshot meanwhile may miss the
+  void closed(WebSocketImpl ws, Connection c, SocketAddress remote) {
+    // Out of the open list first, then into the closed sums: a snapshot meanwhile may miss the
     // connection's traffic for a moment, never count it twice.
-    if (live.remove(c)) {
+    boolean wasLive;
+    synchronized (liveLock) {
+      wasLive = ws.live;
+      if (wasLive) {
+        WebSocketImpl prev = ws.prevLive;
+        WebSocketImpl next = ws.nextLive;
+        if (prev == null) {
+          liveHead = next;
+        } else {
+          prev.nextLive = next;
+        }
+        if (next != null) {
+          next.prevLive = prev;
+        }
+        ws.prevLive = null;
+        ws.nextLive = null;
+        ws.live = false;
+      }
+    }
+    if (wasLive) {
       counters.retire(c.traffic());
     }
     open.decrementAndGet();
@@ -234,12 +268,25 @@ final class Serving {
 
   /** The WebSocket connections open now, for a drain to close. */
   java.util.List<Connection> openConnections() {
-    return java.util.List.copyOf(live);
+    java.util.List<Connection> out = new java.util.ArrayList<>();
+    synchronized (liveLock) {
+      for (WebSocketImpl ws = liveHead; ws != null; ws = ws.nextLive) {
+        Connection c = ws.connection();
+        if (c != null) {
+          out.add(c);
+        }
+      }
+    }
+    return out;
   }
 
   /** Returns the traffic of every connection so far: {messages in, bytes in, out, bytes out}. */
   long[] traffic() {
-    return counters.traffic(live);
+    // Sums the closed sums and the open list under the lock: a close meanwhile waits, so no
+    // connection is counted both as closed and as open.
+    synchronized (liveLock) {
+      return counters.traffic(openConnections());
+    }
   }
 
   /** A per-connection message bucket, or null when messages are not limited. */

@@ -56,6 +56,10 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
   private boolean overRate;
   private boolean partsUnderway; // a streamed message had its first part, not its last yet (I/O thread)
   private long openedAt; // System.nanoTime() at onOpen, for the close event's duration
+  // A server's open connections form a list through these; guarded by Serving's list lock.
+  WebSocketImpl prevLive;
+  WebSocketImpl nextLive;
+  boolean live;
 
   private static final VarHandle FRAGMENTS;
 
@@ -143,7 +147,7 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
   public void onOpen(Connection c) {
     connection = c;
     if (serving != null) {
-      serving.opened(c, request.remoteAddress());
+      serving.opened(this, request.remoteAddress());
       openedAt = System.nanoTime();
       WsEvents.ConnectionOpened e = new WsEvents.ConnectionOpened();
       if (e.shouldCommit()) {
@@ -280,7 +284,7 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
       s.connectionClosed();
     }
     if (serving != null) {
-      serving.closed(c, request.remoteAddress());
+      serving.closed(this, c, request.remoteAddress());
       WsEvents.ConnectionClosed e = new WsEvents.ConnectionClosed();
       if (e.shouldCommit()) {
         e.remote = String.valueOf(request.remoteAddress());
@@ -339,8 +343,26 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
     if (b.hasArray()) {
       return new String(b.array(), b.arrayOffset() + b.position(), b.remaining(), StandardCharsets.UTF_8);
     }
-    return StandardCharsets.UTF_8.decode(b.duplicate()).toString();
+    // A direct buffer (a loop's read buffer): its bytes go through this thread's scratch array,
+    // so the String and its array are all a message costs (a decoder took a char[] and more).
+    // A virtual thread (one connection's) keeps no scratch array.
+    int n = b.remaining();
+    boolean keep = n <= SCRATCH_MAX && !Thread.currentThread().isVirtual();
+    byte[] scratch = keep ? SCRATCH.get() : null;
+    if (scratch == null || scratch.length < n) {
+      scratch = new byte[keep ? Math.max(n, 1024) : n];
+      if (keep) {
+        SCRATCH.set(scratch);
+      }
+    }
+    b.get(b.position(), scratch, 0, n);
+    return new String(scratch, 0, n, StandardCharsets.UTF_8);
   }
+
+  /** Largest text a thread's decoding scratch array grows to. */
+  private static final int SCRATCH_MAX = 16 * 1024;
+
+  private static final ThreadLocal<byte[]> SCRATCH = new ThreadLocal<>();
 
   // ---------------------------------------------------------------------------------------------
   // WebSocket
@@ -595,18 +617,12 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
    * handle((ok, e) -> e instanceof SendQueueFullException)} works as documented.
    */
   private CompletableFuture<Void> api(CompletableFuture<Void> f) {
-    if (f.isDone()) {
-      return f.isCompletedExceptionally() ? CompletableFuture.failedFuture(map(f.exceptionNow())) : f;
+    // A send fails later only with WebSocketClosedException, an API type already: the transport's
+    // future is returned as it is, with no second future and callback per message.
+    if (f.isDone() && f.isCompletedExceptionally()) {
+      return CompletableFuture.failedFuture(map(f.exceptionNow()));
     }
-    CompletableFuture<Void> out = new CompletableFuture<>();
-    f.whenComplete((ok, e) -> {
-      if (e == null) {
-        out.complete(null);
-      } else {
-        out.completeExceptionally(map(e));
-      }
-    });
-    return out;
+    return f;
   }
 
   private Throwable map(Throwable e) {

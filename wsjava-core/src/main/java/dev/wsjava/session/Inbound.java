@@ -206,6 +206,26 @@ final class Inbound {
     return controlLength == 0 ? EMPTY.duplicate() : ByteBuffer.wrap(control, 0, controlLength);
   }
 
+  /**
+   * The view of an assembled message the listener reads: this thread's last one when it is over
+   * the same array (the shared pool hands a loop the same arrays again), so delivering a message
+   * allocates nothing. A thread keeps one view, not a connection: an idle one holds no array. A
+   * virtual thread (a blocking connection's own) keeps none: it would hold its last array.
+   */
+  private static ByteBuffer view(byte[] array, int length) {
+    if (Thread.currentThread().isVirtual()) {
+      return ByteBuffer.wrap(array, 0, length);
+    }
+    ByteBuffer v = VIEW.get();
+    if (v == null || v.array() != array) {
+      v = ByteBuffer.wrap(array);
+      VIEW.set(v);
+    }
+    return v.clear().limit(length).order(java.nio.ByteOrder.BIG_ENDIAN);
+  }
+
+  private static final ThreadLocal<ByteBuffer> VIEW = new ThreadLocal<>();
+
   /** At the end of a data frame: a final one ends the message, which is delivered now. */
   void onDataFrameEnd() throws ProtocolException {
     if (!parser.fin()) {
@@ -223,7 +243,7 @@ final class Inbound {
       listener.onMessagePart(messageType, EMPTY.duplicate(), true);
     } else {
       tally.add(assemblyLength, true);
-      ByteBuffer message = ByteBuffer.wrap(assembly, 0, assemblyLength);
+      ByteBuffer message = view(assembly, assemblyLength);
       delivering = true;
       try {
         listener.onMessage(messageType, message);

@@ -21,6 +21,9 @@ public final class OutboundQueue {
   /** The size of a shared chunk. */
   static final int CHUNK = 4096;
 
+  /** Ring slots a drained queue keeps: 72 bytes, what a burst of small frames fills. */
+  static final int KEPT_RING = 8;
+
   private static final ByteBuffer[] NONE = new ByteBuffer[0];
   private static final boolean[] NOT_LENT = new boolean[0];
 
@@ -215,7 +218,7 @@ public final class OutboundQueue {
    * Drops every byte still waiting, for a connection whose socket closed: lent buffers go back to
    * their lender at once, so what a peer made this end queue (a large echo it never read, say) is
    * free the moment the connection is, not whenever the collector finds the connection
-   * unreachable. The running total stays; the queue is empty and holds no array after.
+   * unreachable. The running total stays; the queue is empty after, as trim() leaves it.
    */
   public void discard() {
     for (int k = 0; k < count; k++) {
@@ -232,10 +235,15 @@ public final class OutboundQueue {
     trim();
   }
 
-  /** Drops the spare chunk and the empty ring, so an idle connection holds no buffer. */
+  /**
+   * Drops the spare chunk and an empty ring of more than {@link #KEPT_RING} slots: an idle
+   * connection holds no buffer.
+   */
   public void trim() {
     spare = null;
-    if (count == 0) {
+    // A ring of a few slots stays: a connection that answers batches of small frames would make
+    // it again after every write (a batch of 64 echoes of 300 bytes fills five chunks).
+    if (count == 0 && ring.length > KEPT_RING) {
       ring = NONE;
       lentAt = NOT_LENT;
       head = 0;

@@ -16,6 +16,7 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.ReentrantLock;
@@ -57,8 +58,11 @@ public abstract class Connection {
   private Events events; // made by the first event, which an idle connection never has
   private boolean closeReported;
   private volatile boolean opened;
-  /** This connection's share of the server's (or client's) memory budget. */
-  private final MemoryBudget.Account memory;
+  /**
+   * This connection's share of the server's (or client's) memory budget, opened by the first
+   * charge ({@link #memory()}): an idle connection holds none. Written once, under the lock.
+   */
+  private volatile MemoryBudget.Account memory;
   /** Queued outbound bytes charged to {@link #memory} (past the first {@link #FREE_QUEUE}). */
   private long outboundCharged;
   /** Reading waits until the outbound queue is empty ({@link #pauseReadingUntilSent()}). */
@@ -71,7 +75,22 @@ public abstract class Connection {
   private ProgressWatch progress;
   private volatile long lastReceiveNanos = System.nanoTime();
 
-  private record Pending(long target, CompletableFuture<Void> future) {}
+  /**
+   * A send's future, with the written total that completes it: one object per send, where a
+   * record beside a future took two. What its dependents make are plain futures.
+   */
+  private static final class Pending extends CompletableFuture<Void> {
+    final long target;
+
+    Pending(long target) {
+      this.target = target;
+    }
+
+    @Override
+    public <U> CompletableFuture<U> newIncompleteFuture() {
+      return new CompletableFuture<>();
+    }
+  }
 
   /**
    * The sends waiting to be written and the writers' accounting, made by the first send (or the
@@ -86,6 +105,13 @@ public abstract class Connection {
     boolean failPendingAfterWrites;
     /** A send met a full queue: {@code onWritable} is due once the queue drains to half. */
     boolean overHighWater;
+    /**
+     * The futures one write completed, reused from write to write so that a write that finishes a
+     * batch of sends allocates no list; {@link #doneBusy} while a completer uses it.
+     */
+    Pending[] done = new Pending[INITIAL_PENDING];
+    /** Whether a completer fills or completes {@link #done}; set under the lock. */
+    volatile boolean doneBusy;
   }
 
   /**
@@ -136,8 +162,6 @@ public abstract class Connection {
     this.handler = handler;
     this.config = config;
     this.subprotocol = subprotocol;
-    this.memory = config.memory().open();
-    session.chargeMemoryTo(memory);
   }
 
 
@@ -192,7 +216,7 @@ public abstract class Connection {
    */
   public CompletableFuture<Void> sendText(CharSequence text) {
     ByteBuffer utf8 = Utf8.encode(text);
-    return send(utf8.remaining(), () -> session.sendMessage(Opcode.TEXT, utf8));
+    return send(utf8.remaining(), SEND_MESSAGE, Opcode.TEXT, utf8, true);
   }
 
   /**
@@ -205,7 +229,7 @@ public abstract class Connection {
    *     is being sent
    */
   public CompletableFuture<Void> sendMessage(Opcode type, ByteBuffer payload) {
-    return send(payload.remaining(), () -> session.sendMessage(type, payload));
+    return send(payload.remaining(), SEND_MESSAGE, type, payload, true);
   }
 
   /**
@@ -217,7 +241,7 @@ public abstract class Connection {
    * @return completed when the frame is written
    */
   public CompletableFuture<Void> sendFragment(Opcode type, ByteBuffer payload, boolean last) {
-    return send(payload.remaining(), () -> session.sendFragment(type, payload, last));
+    return send(payload.remaining(), SEND_FRAGMENT, type, payload, last);
   }
 
   /**
@@ -227,7 +251,7 @@ public abstract class Connection {
    * @return completed when the frame is written
    */
   public CompletableFuture<Void> sendPing(ByteBuffer payload) {
-    return send(payload.remaining(), () -> session.sendPing(payload));
+    return send(payload.remaining(), SEND_PING, null, payload, true);
   }
 
   /**
@@ -237,7 +261,7 @@ public abstract class Connection {
    * @return completed when the frame is written
    */
   public CompletableFuture<Void> sendPong(ByteBuffer payload) {
-    return send(payload.remaining(), () -> session.sendPong(payload));
+    return send(payload.remaining(), SEND_PONG, null, payload, true);
   }
 
   /**
@@ -353,8 +377,8 @@ public abstract class Connection {
       if (!session.hasOutbound()) {
         return CompletableFuture.completedFuture(null);
       }
-      CompletableFuture<Void> f = new CompletableFuture<>();
-      sends().pending.addLast(new Pending(session.outboundTotal(), f));
+      Pending f = new Pending(session.outboundTotal());
+      sends().pending.addLast(f);
       return f;
     } finally {
       lock.unlock();
@@ -426,7 +450,7 @@ public abstract class Connection {
     lock.lock();
     try {
       heldByApp += bytes;
-      memory.chargeOver(bytes);
+      memory().chargeOver(bytes);
       if (!heldPause && budgetSpent() && session.state() != Session.State.CLOSED) {
         heldPause = true;
         setPaused(PAUSE_HELD, true); // under the lock: a release cannot slip in before it
@@ -448,7 +472,7 @@ public abstract class Connection {
     try {
       long n = Math.min(bytes, heldByApp);
       heldByApp -= n;
-      memory.release(n);
+      memory().release(n);
       if (heldPause && (heldByApp == 0 || !budgetSpent())) {
         heldPause = false;
         setPaused(PAUSE_HELD, false);
@@ -463,8 +487,9 @@ public abstract class Connection {
    * hand without using them count as free). Call with the lock held.
    */
   private boolean budgetSpent() {
-    MemoryBudget budget = memory.budget();
-    long spare = memory.held() - memory.used();
+    MemoryBudget budget = config.memory();
+    MemoryBudget.Account memory = this.memory;
+    long spare = memory == null ? 0 : memory.held() - memory.used();
     return budget.reserved() - spare >= budget.capacity();
   }
 
@@ -500,7 +525,7 @@ public abstract class Connection {
       setPaused(PAUSE_DRAIN, true);
       // Holding what its peer does not read, it is a candidate when the budget must evict: it
       // is then dropped (the peer, not reading, could not see a close frame).
-      memory.stuck(this::abort);
+      memory().stuck(this::abort);
     }
   }
 
@@ -608,8 +633,24 @@ public abstract class Connection {
    */
   public abstract SocketAddress localAddress();
 
-  private CompletableFuture<Void> send(long size, Runnable encode) {
-    CompletableFuture<Void> future = new CompletableFuture<>();
+  private static final int SEND_MESSAGE = 0;
+  private static final int SEND_FRAGMENT = 1;
+  private static final int SEND_PING = 2;
+  private static final int SEND_PONG = 3;
+
+  /** Encodes one send into the session's queue (no lambda per send: they are not always elided). */
+  private void encode(int kind, Opcode type, ByteBuffer payload, boolean last) {
+    switch (kind) {
+      case SEND_MESSAGE -> session.sendMessage(type, payload);
+      case SEND_FRAGMENT -> session.sendFragment(type, payload, last);
+      case SEND_PING -> session.sendPing(payload);
+      default -> session.sendPong(payload);
+    }
+  }
+
+  private CompletableFuture<Void> send(
+      long size, int kind, Opcode type, ByteBuffer payload, boolean last) {
+    Pending future;
     ReentrantLock lock = lock();
     lock.lock();
     try {
@@ -624,8 +665,9 @@ public abstract class Connection {
         return CompletableFuture.failedFuture(
             new QueueFullException(queued, size, config.maxQueuedBytes()));
       }
-      encode.run(); // throws IllegalStateException / IllegalArgumentException for misuse
-      sends().pending.addLast(new Pending(session.outboundTotal(), future));
+      encode(kind, type, payload, last); // throws IllegalStateException / IllegalArgumentException
+      future = new Pending(session.outboundTotal());
+      sends().pending.addLast(future);
       chargeOutbound();
     } finally {
       lock.unlock();
@@ -663,6 +705,7 @@ public abstract class Connection {
     ReentrantLock lock = lock();
     lock.lock();
     try {
+      MemoryBudget.Account memory = memory(); // the session charges what it assembles to it
       if (memory.evicted() && session.state() != Session.State.CLOSED) {
         session.fail(
             CloseCode.POLICY_VIOLATION,
@@ -684,13 +727,13 @@ public abstract class Connection {
     }
     if (stalled > 0) {
       setPaused(PAUSE_MEMORY, true);
-      memory.stall(
+      memory().stall(
           stalled,
           () -> setPaused(PAUSE_MEMORY, false),
           () -> setPaused(PAUSE_MEMORY, false)); // evicted: the next receive fails it
       return false;
     }
-    memory.progressed();
+    memory().progressed();
     return !in.hasRemaining() && !feedAgain;
   }
 
@@ -747,12 +790,29 @@ public abstract class Connection {
   }
 
   /**
-   * Returns the connection's share of the memory budget.
+   * Returns the connection's share of the memory budget, opening it at the first call (the first
+   * read or charge; an idle connection never makes one).
    *
    * @return the account
    */
   protected final MemoryBudget.Account memory() {
-    return memory;
+    MemoryBudget.Account a = memory;
+    if (a != null) {
+      return a;
+    }
+    ReentrantLock lock = lock();
+    lock.lock();
+    try {
+      a = memory;
+      if (a == null) {
+        a = config.memory().open();
+        session.chargeMemoryTo(a); // before the volatile write: whoever sees the account sees this
+        memory = a;
+      }
+      return a;
+    } finally {
+      lock.unlock();
+    }
   }
 
   /**
@@ -765,9 +825,9 @@ public abstract class Connection {
     if (charge != was) {
       outboundCharged = charge;
       if (charge > was) {
-        memory.chargeOver(charge - was);
+        memory().chargeOver(charge - was);
       } else {
-        memory.release(was - charge);
+        memory().release(was - charge);
       }
     }
   }
@@ -815,7 +875,8 @@ public abstract class Connection {
     ReentrantLock lock = lock();
     lock.lock();
     try {
-      return memory.used();
+      MemoryBudget.Account memory = this.memory;
+      return memory == null ? 0 : memory.used();
     } finally {
       lock.unlock();
     }
@@ -979,8 +1040,10 @@ public abstract class Connection {
 
   /** Completes written sends; returns whether onWritable is due (cleared only on the I/O thread). */
   private boolean complete(boolean ioThread) {
-    CompletableFuture<Void> first = null; // most writes finish one send: no list for it
-    List<CompletableFuture<Void>> done = null;
+    Pending first = null; // most writes finish one send: no list for it
+    Pending[] done = null; // the others: Sends.done, or a list when another completer has that
+    int doneCount = 0;
+    List<Pending> doneList = null;
     List<CompletableFuture<Void>> failed = null;
     WebSocketClosedException cause = null;
     boolean writable = false;
@@ -993,23 +1056,30 @@ public abstract class Connection {
         // Every byte queued and no longer queued has been written: what the futures wait for.
         long writtenTotal = session.outboundTotal() - session.outboundBytes();
         ArrayDeque<Pending> pending = s.pending;
-        while (!pending.isEmpty() && pending.peekFirst().target() <= writtenTotal) {
-          CompletableFuture<Void> f = pending.pollFirst().future();
+        while (!pending.isEmpty() && pending.peekFirst().target <= writtenTotal) {
+          Pending f = pending.pollFirst();
           if (first == null) {
             first = f;
+          } else if (doneList != null) {
+            doneList.add(f);
+          } else if (done == null && s.doneBusy) {
+            doneList = new ArrayList<>();
+            doneList.add(f);
           } else {
             if (done == null) {
-              done = new ArrayList<>();
+              s.doneBusy = true;
+              done = s.done;
             }
-            done.add(f);
+            if (doneCount == done.length) {
+              done = s.done = Arrays.copyOf(done, doneCount * 2);
+            }
+            done[doneCount++] = f;
           }
         }
         if (s.failPendingAfterWrites && s.writesInFlight == 0) {
           s.failPendingAfterWrites = false;
           failed = new ArrayList<>();
-          for (Pending p : pending) {
-            failed.add(p.future());
-          }
+          failed.addAll(pending);
           pending.clear();
           cause = new WebSocketClosedException(session.closeCode(), session.closeReason());
           session.discardOutbound(); // the socket closed under the write: see socketClosed
@@ -1030,14 +1100,25 @@ public abstract class Connection {
       lock.unlock();
     }
     if (drained) {
-      memory.unstuck();
+      MemoryBudget.Account memory = this.memory;
+      if (memory != null) {
+        memory.unstuck();
+      }
       setPaused(PAUSE_DRAIN, false);
     }
     if (first != null) {
       first.complete(null);
     }
     if (done != null) {
-      for (CompletableFuture<Void> f : done) {
+      for (int i = 0; i < doneCount; i++) {
+        Pending f = done[i];
+        done[i] = null;
+        f.complete(null);
+      }
+      sends.doneBusy = false;
+    }
+    if (doneList != null) {
+      for (Pending f : doneList) {
         f.complete(null);
       }
     }
@@ -1089,7 +1170,7 @@ public abstract class Connection {
         s.failPendingAfterWrites = true; // the writer completes or fails them when its write ends
       } else {
         if (s != null) {
-          s.pending.forEach(p -> failed.add(p.future()));
+          failed.addAll(s.pending);
           s.pending.clear();
         }
         // What was never written goes now: its (lent, direct) buffers must not wait for the
@@ -1100,7 +1181,10 @@ public abstract class Connection {
       closeReported = true;
       outboundCharged = 0;
       heldByApp = 0;
-      memory.releaseAll(); // the queue, the message being read and the inbox's charge
+      MemoryBudget.Account memory = this.memory;
+      if (memory != null) {
+        memory.releaseAll(); // the queue, the message being read and the inbox's charge
+      }
       code = session.closeCode();
       reason = session.closeReason();
     } finally {

@@ -38,9 +38,11 @@ import java.util.function.Consumer;
  * <p>Closing: once the session is closed and its queue written, a server closes TCP at once; a
  * client waits up to the close timeout for the server to close first (RFC 6455 §7.1.1).
  *
- * <p>Memory: an idle connection holds no buffer, no lock and no timer, and its session neither a
- * parser nor a queue; each is made at its first use (see the fields). It is this object, its
- * session and the API's facade, about 180 bytes beside the JDK's socket.
+ * <p>Memory: an idle connection holds no buffer, no lock, no timer and no memory-budget account,
+ * and its session neither a parser nor a queue; each is made at its first use (see the fields). On
+ * a server it is this object (128 bytes), its session (64), the API's facade (88) and the upgrade
+ * request, packed (about 120 with its bytes): about 400 bytes beside the JDK's socket ({@code
+ * ./bench footprint} lists them).
  *
  * <p>Thread-safety: the {@link Connection} methods are safe from any thread; everything else runs
  * on the loop thread.
