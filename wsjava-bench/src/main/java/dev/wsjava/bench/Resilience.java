@@ -404,7 +404,7 @@ public final class Resilience {
     phase = 1;
     long t0 = System.nanoTime();
     event.run();
-    long recovered = awaitNobodyDown(t0);
+    long recovered = awaitDrop(t0) ? awaitNobodyDown(t0) : -1;
     long flowing = recovered < 0 ? -1 : awaitFlowing(t0);
     phase = 2;
     Thread.sleep(afterSeconds * 1000L);
@@ -506,6 +506,22 @@ public final class Resilience {
       Thread.sleep(5);
     }
     return -1;
+  }
+
+  /**
+   * Waits (up to 10 s) until some client has noticed the event: on a loaded machine the drops
+   * can come later than {@link #awaitNobodyDown} would look. False when none did.
+   */
+  private boolean awaitDrop(long t0) throws InterruptedException {
+    while (System.nanoTime() - t0 < TimeUnit.SECONDS.toNanos(10)) {
+      for (Client c : all) {
+        if (c.down || c.droppedAt >= t0) {
+          return true;
+        }
+      }
+      Thread.sleep(5);
+    }
+    return false;
   }
 
   /** Waits until no client is down; returns the nanoseconds since {@code t0}, or -1 past 60 s. */
