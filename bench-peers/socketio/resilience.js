@@ -188,7 +188,8 @@ async function main() {
     const t0n = Number(process.hrtime.bigint());
     await event();
     // Some client noticed the event first (up to 10 s): on a loaded machine drops come late.
-    while (!all.some(c => c.down || c.droppedAt >= t0n) && Date.now() - t0 < 10000) await sleep(5);
+    const dropEnd = Date.now() + 10000; // after the event's own time
+    while (!all.some(c => c.down || c.droppedAt >= t0n) && Date.now() < dropEnd) await sleep(5);
     const recovered = all.some(c => c.down || c.droppedAt >= t0n) ? await nobodyDown(t0) : -1;
     const receiving = recovered < 0 ? -1 : Math.round(await flowing(t0n));
     phaseLines.push(name + ': ' + phases(t0n));

@@ -513,14 +513,15 @@ public final class Resilience {
    * can come later than {@link #awaitNobodyDown} would look. False when none did.
    */
   private boolean awaitDrop(long t0) throws InterruptedException {
-    while (System.nanoTime() - t0 < TimeUnit.SECONDS.toNanos(10)) {
+    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10); // after the event's own time
+    do {
       for (Client c : all) {
         if (c.down || c.droppedAt >= t0) {
           return true;
         }
       }
       Thread.sleep(5);
-    }
+    } while (System.nanoTime() < end);
     return false;
   }
 
