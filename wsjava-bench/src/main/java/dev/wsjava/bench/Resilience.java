@@ -27,16 +27,24 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The resilience benchmark ({@code ./bench resilience}): N reconnecting clients (resume on) spread
- * by a real HAProxy (round robin) over three {@code wsjava serve --cluster} processes, one topic
- * per 100 clients, a publisher at a steady rate; then (a) a node killed with SIGKILL, (b) a
- * rolling restart of the three (SIGTERM, then started again), (c) HAProxy killed and started
- * again. For each: the time until every client that dropped is connected and resumed again,
- * messages lost and duplicated (of those that reached at least one client), reconnect attempts,
- * p99 delivery latency during the event and after it, and CPU per node.
+ * by a real HAProxy over three {@code wsjava serve --cluster} processes, one topic per 100
+ * clients, a publisher at a steady rate; then (a) a node killed with SIGKILL, (b) a rolling
+ * restart of the three (SIGTERM: each drains with 1012 over {@code --drain-window}, then is started
+ * again), (c) HAProxy killed and started again. For each: the time until every client that
+ * dropped is connected again, and until each has received a message again (the resume), messages
+ * lost and duplicated (of those that reached at least one client), reconnect attempts, p99
+ * delivery latency during the event and after it, CPU per node, and per phase where each client's
+ * recovery time went (drop noticed, backoff wait, connect and handshake, open to first message).
+ *
+ * <p>HAProxy is started by the balancer harness of wsjava-cli's tests ({@link Haproxy}, the
+ * configuration docs/DEPLOYMENT.md shows, {@code send-proxy-v2} to nodes started with {@code
+ * --proxy-protocol}); its {@code maxconn} is N + 10, and N is bounded by the descriptors a process
+ * may open here (two per client in HAProxy).
  *
  * <p>Command line: {@code --serve JAR --engine redis|nats --history N --clients N --rate
- * MSGS_PER_S --after SECONDS --work DIR}. Everything is bounded: each wait has a deadline, and
- * the run prints its table even when a deadline passed (the row says so).
+ * MSGS_PER_S --after SECONDS --scenarios kill,rolling,balancer --drain-window MS --work DIR}.
+ * Everything is bounded: each wait has a deadline, and the run prints its table even when a
+ * deadline passed (the row says so).
  */
 public final class Resilience {
   private static final int PER_TOPIC = 100;
