@@ -9,7 +9,7 @@ import java.util.List;
  * A real HAProxy (Debian's {@code haproxy}) in TCP mode in front of wsjava nodes, sending each
  * node a PROXY protocol version 2 header ({@code send-proxy-v2}, health checks too), on a free port
  * of a loopback address. A node that refuses connections (killed, or draining: its listener is
- * closed) is taken out by the one-failure health check, and a connect that fails meanwhile is
+ * closed) is taken out by the health check after two refusals (500 ms), and a connect that fails meanwhile is
  * retried on another node ({@code option redispatch}). Runs in the foreground ({@code -db});
  * stopped by its own process id. Thread-safe.
  */
@@ -55,6 +55,7 @@ public final class Haproxy extends Balancer {
         defaults
           mode tcp
           timeout connect 2s
+          timeout check 1s
           timeout client 1h
           timeout server 1h
           retries 3
@@ -72,7 +73,7 @@ public final class Haproxy extends Balancer {
     for (int i = 0; i < nodePorts.size(); i++) {
       b.append("  server node").append(i + 1).append(" 127.0.0.1:").append(nodePorts.get(i))
           .append(proxyProtocol ? " send-proxy-v2 check check-send-proxy" : " check")
-          .append(" inter 250ms fall 1 rise 2\n");
+          .append(" inter 250ms fall 2 rise 2\n");
     }
     return b.toString();
   }
