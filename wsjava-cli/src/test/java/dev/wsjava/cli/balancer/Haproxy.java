@@ -73,7 +73,7 @@ public final class Haproxy extends Balancer {
     for (int i = 0; i < nodePorts.size(); i++) {
       b.append("  server node").append(i + 1).append(" 127.0.0.1:").append(nodePorts.get(i))
           .append(proxyProtocol ? " send-proxy-v2 check check-send-proxy" : " check")
-          .append(" inter 250ms fall 2 rise 2\n");
+          .append(" inter 1s fastinter 250ms fall 2 rise 2\n");
     }
     return b.toString();
   }
