@@ -1,7 +1,6 @@
 package dev.wsjava;
 
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
@@ -13,32 +12,6 @@ import java.util.function.Consumer;
  */
 final class Drain {
   private Drain() {}
-
-  /** Where a drain reads the time and waits: the system's, or a test's. */
-  interface Clock {
-    /** The system clock: {@link System#nanoTime()} and a sleep. */
-    Clock SYSTEM =
-        new Clock() {
-          @Override
-          public long nanos() {
-            return System.nanoTime();
-          }
-
-          @Override
-          public void sleepUntil(long nanos) throws InterruptedException {
-            long left = nanos - System.nanoTime();
-            if (left > 0) {
-              TimeUnit.NANOSECONDS.sleep(left);
-            }
-          }
-        };
-
-    /** Now, in nanoseconds of an arbitrary origin. */
-    long nanos();
-
-    /** Returns at {@code nanos} or later. */
-    void sleepUntil(long nanos) throws InterruptedException;
-  }
 
   /**
    * When the {@code i}-th of {@code n} closes, after the start.

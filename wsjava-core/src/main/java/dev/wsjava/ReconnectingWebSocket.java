@@ -31,6 +31,8 @@ final class ReconnectingWebSocket implements WebSocket {
   /** The resume token and offsets of its topics, or null: not asked for. */
   private final TopicOffsets offsets;
   private final CompletableFuture<Void> closed = new CompletableFuture<>();
+  /** Where the backoff waits: the system's, or a test's. */
+  private final Clock clock;
 
   private final Object lock = new Object();
   // Guarded by lock:
@@ -49,8 +51,10 @@ final class ReconnectingWebSocket implements WebSocket {
       WebSocketListener listener,
       ReconnectPolicy policy,
       ReconnectListener events,
-      boolean resumeTopics) {
+      boolean resumeTopics,
+      Clock clock) {
     this.client = client;
+    this.clock = clock;
     this.offsets = resumeTopics ? new TopicOffsets() : null;
     this.uri = uri;
     this.path = path;
@@ -287,7 +291,7 @@ final class ReconnectingWebSocket implements WebSocket {
         attempts = attempt;
       }
       try {
-        Thread.sleep(delay);
+        clock.sleepUntil(clock.nanos() + delay.toNanos());
         synchronized (lock) {
           if (closing) {
             return;

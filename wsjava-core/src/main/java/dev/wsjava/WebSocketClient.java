@@ -40,6 +40,7 @@ public final class WebSocketClient implements AutoCloseable {
   private final ReconnectPolicy reconnect;
   private final ReconnectListener reconnectListener;
   private final boolean resumeTopics;
+  private final Clock clock;
   private final Set<ReconnectingWebSocket> reconnecting = ConcurrentHashMap.newKeySet();
 
   private WebSocketClient(ClientTransport transport, Builder b) {
@@ -48,6 +49,7 @@ public final class WebSocketClient implements AutoCloseable {
     this.reconnect = b.reconnect;
     this.reconnectListener = b.reconnectListener;
     this.resumeTopics = b.resumeTopics;
+    this.clock = b.clock;
   }
 
   /**
@@ -109,7 +111,7 @@ public final class WebSocketClient implements AutoCloseable {
   private CompletableFuture<WebSocket> reconnecting(URI uri, WebSocketListener listener) {
     ReconnectingWebSocket ws =
         new ReconnectingWebSocket(
-            this, uri, target(uri), listener, reconnect, reconnectListener, resumeTopics);
+            this, uri, target(uri), listener, reconnect, reconnectListener, resumeTopics, clock);
     reconnecting.add(ws);
     ws.closeFuture().whenComplete((v, e) -> reconnecting.remove(ws));
     return ws.start()
@@ -167,8 +169,15 @@ public final class WebSocketClient implements AutoCloseable {
     private ReconnectPolicy reconnect;
     private ReconnectListener reconnectListener = new ReconnectListener() {};
     private boolean resumeTopics;
+    private Clock clock = Clock.SYSTEM;
 
     private Builder() {}
+
+    /** Test hook: where reconnections wait out their backoff; the system clock by default. */
+    Builder clock(Clock value) {
+      clock = Objects.requireNonNull(value, "clock");
+      return this;
+    }
 
     /**
      * Makes a reconnecting connection (see {@link #reconnect(ReconnectPolicy)}) resume all its

@@ -348,11 +348,11 @@ public final class WebSocketServer implements AutoCloseable {
    * @return completes with true when every connection closed cleanly, false when some were aborted
    */
   public CompletableFuture<Boolean> drain(Duration window) {
-    return drain(window, Drain.Clock.SYSTEM);
+    return drain(window, Clock.SYSTEM);
   }
 
   /** {@link #drain(Duration)} on a clock a test drives. */
-  CompletableFuture<Boolean> drain(Duration window, Drain.Clock clock) {
+  CompletableFuture<Boolean> drain(Duration window, Clock clock) {
     if (window.isNegative()) {
       throw new IllegalArgumentException("the drain window must not be negative: " + window);
     }

@@ -24,7 +24,7 @@ class DrainTest {
   static final long MS = 1_000_000L;
 
   /** A clock that never waits: it records when the drain asked to wake, relative to its start. */
-  static final class RecordingClock implements Drain.Clock {
+  static final class RecordingClock implements Clock {
     final long start = 5_000 * MS;
     final List<Long> wakeUps = new CopyOnWriteArrayList<>();
 

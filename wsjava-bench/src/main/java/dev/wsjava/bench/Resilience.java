@@ -6,6 +6,7 @@ import dev.wsjava.WebSocket;
 import dev.wsjava.WebSocketClient;
 import dev.wsjava.WebSocketConfig;
 import dev.wsjava.WebSocketListener;
+import dev.wsjava.cli.balancer.Haproxy;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -26,19 +27,32 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The resilience benchmark ({@code ./bench resilience}): N reconnecting clients (resume on) spread
- * by a real HAProxy (round robin) over three {@code wsjava serve --cluster} processes, one topic
- * per 100 clients, a publisher at a steady rate; then (a) a node killed with SIGKILL, (b) a
- * rolling restart of the three (SIGTERM, then started again), (c) HAProxy killed and started
- * again. For each: the time until every client that dropped is connected and resumed again,
- * messages lost and duplicated (of those that reached at least one client), reconnect attempts,
- * p99 delivery latency during the event and after it, and CPU per node.
+ * by a real HAProxy over three {@code wsjava serve --cluster} processes, one topic per 100
+ * clients, a publisher at a steady rate; then (a) a node killed with SIGKILL, (b) a rolling
+ * restart of the three (SIGTERM: each drains with 1012 over {@code --drain-window}, then is started
+ * again), (c) HAProxy killed and started again. For each: the time until every client that
+ * dropped is connected again, and until each has received a message again (the resume), messages
+ * lost and duplicated (of those that reached at least one client), reconnect attempts, p99
+ * delivery latency during the event and after it, CPU per node, and per phase where each client's
+ * recovery time went (drop noticed, backoff wait, connect and handshake, open to first message).
+ *
+ * <p>HAProxy is started by the balancer harness of wsjava-cli's tests ({@link Haproxy}, the
+ * configuration docs/DEPLOYMENT.md shows, {@code send-proxy-v2} to nodes started with {@code
+ * --proxy-protocol}); its {@code maxconn} is N + 10, and N is bounded by the descriptors a process
+ * may open here (two per client in HAProxy).
  *
  * <p>Command line: {@code --serve JAR --engine redis|nats --history N --clients N --rate
- * MSGS_PER_S --after SECONDS --work DIR}. Everything is bounded: each wait has a deadline, and
- * the run prints its table even when a deadline passed (the row says so).
+ * MSGS_PER_S --after SECONDS --scenarios kill,rolling,balancer --drain-window MS --work DIR}.
+ * Everything is bounded: each wait has a deadline, and the run prints its table even when a
+ * deadline passed (the row says so).
  */
 public final class Resilience {
   private static final int PER_TOPIC = 100;
+  /** The table's head; bench-peers/socketio/resilience.js prints the same. */
+  static final String HEADER = "| scenario | clients dropped | all reconnected after (ms)"
+      + " | all receiving again after (ms) | lost | duplicated | gap signals | reconnect attempts"
+      + " | p99 during (ms) | p99 after (ms) | CPU per node (%) |\n"
+      + "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|";
   private static final long SETTLE_NANOS = TimeUnit.SECONDS.toNanos(60);
 
   private final String serveJar;
@@ -49,14 +63,14 @@ public final class Resilience {
   private final int afterSeconds;
   private final Path work;
   private final int topics;
+  private final List<String> scenarios;
+  private final Duration drainWindow;
 
   private Process engineProcess;
   private final int[] nodePorts = new int[3];
   private final Process[] nodes = new Process[3];
   private final long[] cpuTicksDone = new long[3]; // CPU of a slot's processes that ended
-  private Process haproxy;
-  private int lbPort;
-  private Path haproxyCfg;
+  private Haproxy haproxy;
 
   // Measurements
   private final List<Client> all = new ArrayList<>();
@@ -76,6 +90,8 @@ public final class Resilience {
     int r = 200;
     int aft = 5;
     Path w = Path.of("wsjava-bench/target/resilience");
+    List<String> sc = List.of("kill", "rolling", "balancer");
+    Duration dw = Duration.ofSeconds(2);
     for (int i = 0; i < args.length; i += 2) {
       String v = args[i + 1];
       switch (args[i]) {
@@ -86,12 +102,17 @@ public final class Resilience {
         case "--rate" -> r = Integer.parseInt(v);
         case "--after" -> aft = Integer.parseInt(v);
         case "--work" -> w = Path.of(v);
+        case "--scenarios" -> sc = List.of(v.split(","));
+        case "--drain-window" -> dw = Duration.ofMillis(Long.parseLong(v));
         default -> throw new IllegalArgumentException("unknown option " + args[i]);
       }
     }
-    if (jar == null || n < 1 || n > 9_900 || r < 1 || r > 10_000) {
-      throw new IllegalArgumentException("--serve JAR is required; --clients 1 to 9900 (HAProxy"
-          + " holds two descriptors per client, and the limit is 20000); --rate 1 to 10000");
+    long fds = descriptorLimit();
+    long most = (fds - 40) / 2 - 10; // HAProxy: two per connection, ~20 of its own; + publisher
+    if (jar == null || n < 1 || n > most || r < 1 || r > 10_000) {
+      throw new IllegalArgumentException("--serve JAR is required; --clients 1 to " + most
+          + " (HAProxy holds two descriptors per client, and a process may open " + fds
+          + " here: raise the hard limit, ulimit -Hn, for more); --rate 1 to 10000");
     }
     serveJar = jar;
     engine = eng;
@@ -100,6 +121,8 @@ public final class Resilience {
     rate = r;
     afterSeconds = aft;
     work = w;
+    scenarios = sc;
+    drainWindow = dw;
     topics = (n + PER_TOPIC - 1) / PER_TOPIC;
     anyone = new BitSet[topics];
     for (int i = 0; i < topics; i++) {
@@ -158,6 +181,12 @@ public final class Resilience {
     long duplicates; // guarded by this
     long gaps; // guarded by this
     volatile boolean down;
+    // Phases of the latest drop, System.nanoTime(): noticed, the last attempt's start (after its
+    // wait), open again, and the first message after that (the resumed topic flowing again).
+    volatile long droppedAt;
+    volatile long attemptAt;
+    volatile long openAt;
+    volatile long flowingAt;
 
     Client(int topic) {
       this.topic = topic;
@@ -166,6 +195,9 @@ public final class Resilience {
     @Override
     public void onText(WebSocket ws, String text) {
       long now = System.nanoTime();
+      if (flowingAt == 0 && openAt != 0) {
+        flowingAt = now;
+      }
       if (text.startsWith("- ")) {
         synchronized (this) {
           gaps++;
@@ -215,17 +247,24 @@ public final class Resilience {
       nodePorts[i] = freePort();
       startNode(i);
     }
-    lbPort = freePort();
-    writeHaproxyConfig();
-    startHaproxy();
+    haproxy = Haproxy.start(Files.createDirectories(work.resolve("haproxy")), "127.0.0.1",
+        List.of(nodePorts[0], nodePorts[1], nodePorts[2]), clients + 10); // + the publisher
+
     System.err.printf(Locale.ROOT, "[resilience] %s, history %d, %d clients in %d topics, %d msg/s%n",
         engine, history, clients, topics, rate);
-    URI uri = URI.create("ws://127.0.0.1:" + lbPort + "/topics");
+    URI uri = URI.create("ws://127.0.0.1:" + haproxy.port() + "/topics");
     ReconnectListener counting = new ReconnectListener() {
       @Override
       public void onReconnecting(WebSocket ws, int attempt, Duration delay, Throwable cause) {
         attempts.increment();
         if (ws.attachment() instanceof Client c) {
+          long now = System.nanoTime();
+          if (attempt == 1) {
+            c.droppedAt = now;
+            c.openAt = 0;
+            c.flowingAt = 0;
+          }
+          c.attemptAt = now + delay.toNanos();
           c.down = true;
         }
       }
@@ -233,6 +272,7 @@ public final class Resilience {
       @Override
       public void onReconnected(WebSocket ws, int tries) {
         if (ws.attachment() instanceof Client c) {
+          c.openAt = System.nanoTime();
           c.down = false;
         }
       }
@@ -253,21 +293,28 @@ public final class Resilience {
       Thread pub = Thread.ofPlatform().daemon().name("publisher").start(() -> publish(publisher));
       publishing = true;
       awaitEveryoneHeard();
-      rows.add(scenario("node killed", () -> {
-        kill(0, true);
-      }, () -> startNode(0)));
-      rows.add(scenario("rolling restart", () -> {
-        for (int i = 0; i < 3; i++) {
-          kill(i, false);
-          awaitNobodyDown(System.nanoTime());
-          startNode(i);
-        }
-      }, () -> { }));
-      rows.add(scenario("balancer restarted", () -> {
-        haproxy.destroyForcibly();
-        haproxy.waitFor(10, TimeUnit.SECONDS);
-        startHaproxy();
-      }, () -> { }));
+      if (scenarios.contains("kill")) {
+        rows.add(scenario("node killed", () -> {
+          long k = System.nanoTime();
+          kill(0, true);
+          System.err.printf(Locale.ROOT, "[resilience] node 0 gone %d ms after SIGKILL%n",
+              (System.nanoTime() - k) / 1_000_000);
+        }, () -> startNode(0)));
+      }
+      if (scenarios.contains("rolling")) {
+        rows.add(scenario("rolling restart", () -> {
+          for (int i = 0; i < 3; i++) {
+            kill(i, false); // SIGTERM: the node drains over --drain-window, then exits
+            awaitNobodyDown(System.nanoTime());
+            startNode(i);
+          }
+        }, () -> { }));
+      }
+      if (scenarios.contains("balancer")) {
+        rows.add(scenario("balancer restarted", () -> {
+          haproxy = haproxy.restart();
+        }, () -> { }));
+      }
       publishing = false;
       pub.interrupt();
     } finally {
@@ -277,10 +324,49 @@ public final class Resilience {
     System.out.printf(Locale.ROOT, "wsjava, %s, history %s: %d clients, %d topics, %d msg/s"
         + " (indicative: measured on a loaded machine)%n", engine, history > 0 ? history : "off",
         clients, topics, rate);
-    System.out.println("| scenario | clients dropped | all resubscribed after (ms) | lost | duplicated"
-        + " | gap signals | reconnect attempts | p99 during (ms) | p99 after (ms) | CPU per node (%) |");
-    System.out.println("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|");
+    System.out.println(HEADER);
     rows.forEach(System.out::println);
+    System.out.println();
+    System.out.println("Phases per client that dropped (ms, p50/p99/max):");
+    phaseLines.forEach(l -> System.out.println("- " + l));
+  }
+
+  private final List<String> phaseLines = new ArrayList<>();
+
+  /**
+   * Where the recovery time of the clients that dropped after {@code t0} went, per client: the
+   * wait before its last attempt (from the drop it noticed), that attempt's TCP connect and
+   * handshake through the balancer, and from open to its first message (the resumed topics
+   * flowing again); p50 / p99 / max in ms.
+   */
+  private String phases(long t0) {
+    List<long[]> rows = new ArrayList<>();
+    for (Client c : all) {
+      long d = c.droppedAt;
+      long a = c.attemptAt;
+      long o = c.openAt;
+      long f = c.flowingAt;
+      if (d >= t0 && o > 0) {
+        rows.add(new long[] {d - t0, a - d, o - a, f > 0 ? f - o : -1, o - t0});
+      }
+    }
+    String[] names = {"drop noticed", "wait", "connect+handshake", "open to first message",
+        "open (since the event)"};
+    StringBuilder b = new StringBuilder(rows.size() + " clients;");
+    for (int k = 0; k < names.length; k++) {
+      int col = k;
+      long[] v = rows.stream().mapToLong(r -> r[col]).filter(x -> x >= 0).sorted().toArray();
+      b.append(' ').append(names[k]).append(' ');
+      if (v.length == 0) {
+        b.append('-');
+      } else {
+        b.append(String.format(Locale.ROOT, "%d/%d/%d", v[v.length / 2] / 1_000_000,
+            v[(int) Math.min(v.length - 1, Math.ceil(v.length * 0.99) - 1)] / 1_000_000,
+            v[v.length - 1] / 1_000_000));
+      }
+      b.append(k < names.length - 1 ? "," : "");
+    }
+    return b.toString();
   }
 
   interface Step {
@@ -326,7 +412,8 @@ public final class Resilience {
     phase = 1;
     long t0 = System.nanoTime();
     event.run();
-    long recovered = awaitNobodyDown(t0);
+    long recovered = awaitDrop(t0) ? awaitNobodyDown(t0) : -1;
+    long flowing = recovered < 0 ? -1 : awaitFlowing(t0);
     phase = 2;
     Thread.sleep(afterSeconds * 1000L);
     watcher.interrupt();
@@ -360,11 +447,13 @@ public final class Resilience {
       cpu.append(i > 0 ? " / " : "").append(String.format(Locale.ROOT, "%.0f",
           100.0 * (cpuAfter[i] - cpuBefore[i]) / 100.0 / wall));
     }
+    phaseLines.add(name + ": " + phases(t0));
     then.run();
     awaitNobodyDown(System.nanoTime());
     String recovery = recovered < 0 ? "not within 60 s" : Long.toString(recovered / 1_000_000);
-    return String.format(Locale.ROOT, "| %s | %d | %s | %d | %d | %d | %d | %s | %s | %s |", name,
-        dropped.get(), recovery, lost, dup, gaps, attempts.sum() - attemptsBefore, during.p99(),
+    String receiving = flowing < 0 ? "not within 60 s" : Long.toString(flowing / 1_000_000);
+    return String.format(Locale.ROOT, "| %s | %d | %s | %s | %d | %d | %d | %d | %s | %s | %s |",
+        name, dropped.get(), recovery, receiving, lost, dup, gaps, attempts.sum() - attemptsBefore, during.p99(),
         after.p99(), cpu);
   }
 
@@ -397,6 +486,51 @@ public final class Resilience {
       }
     }
     return lost;
+  }
+
+  /**
+   * Waits until every client that dropped after {@code t0} has received a message since it
+   * reconnected (what it missed, replayed, or with no history the next live one); returns the
+   * nanoseconds from {@code t0} to the last of those first messages, or -1 past 60 s.
+   */
+  private long awaitFlowing(long t0) throws InterruptedException {
+    long end = t0 + SETTLE_NANOS;
+    while (System.nanoTime() < end) {
+      long last = 0;
+      boolean all = true;
+      for (Client c : this.all) {
+        if (c.droppedAt >= t0) {
+          long f = c.flowingAt;
+          if (f == 0) {
+            all = false;
+            break;
+          }
+          last = Math.max(last, f - t0);
+        }
+      }
+      if (all) {
+        return last;
+      }
+      Thread.sleep(5);
+    }
+    return -1;
+  }
+
+  /**
+   * Waits (up to 10 s) until some client has noticed the event: on a loaded machine the drops
+   * can come later than {@link #awaitNobodyDown} would look. False when none did.
+   */
+  private boolean awaitDrop(long t0) throws InterruptedException {
+    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10); // after the event's own time
+    do {
+      for (Client c : all) {
+        if (c.down || c.droppedAt >= t0) {
+          return true;
+        }
+      }
+      Thread.sleep(5);
+    } while (System.nanoTime() < end);
+    return false;
   }
 
   /** Waits until no client is down; returns the nanoseconds since {@code t0}, or -1 past 60 s. */
@@ -519,7 +653,13 @@ public final class Resilience {
     String java = ProcessHandle.current().info().command().orElse("java");
     List<String> cmd = new ArrayList<>(List.of(java, "-Xmx768m", "-jar", serveJar, "serve",
         "--port", Integer.toString(nodePorts[i]), "--cluster", engineUri,
-        "--history", Integer.toString(history), "--resume-key", "resilience-benchmark-key"));
+        "--history", Integer.toString(history), "--resume-key", "resilience-benchmark-key",
+        // every simulated client has the same address, 127.0.0.1: no per-address caps
+        "--max-per-address", "0", "--handshake-rate", "0",
+        // the balancer sends each node a PROXY protocol v2 header (see Haproxy.config)
+        "--proxy-protocol",
+        // SIGTERM drains: 1012 to every client, spread over the window, as a rolling deploy does
+        "--drain-window", drainWindow.toMillis() + "ms"));
     nodes[i] = new ProcessBuilder(cmd).redirectErrorStream(true)
         .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
     awaitPort(nodePorts[i], nodes[i], log);
@@ -536,29 +676,6 @@ public final class Resilience {
     if (!nodes[i].waitFor(30, TimeUnit.SECONDS)) {
       nodes[i].destroyForcibly();
     }
-  }
-
-  private void writeHaproxyConfig() throws IOException {
-    StringBuilder cfg = new StringBuilder()
-        .append("global\n  maxconn ").append(clients + 100).append('\n')
-        .append("defaults\n  mode tcp\n  timeout connect 1s\n  timeout client 1h\n")
-        .append("  timeout server 1h\n  retries 3\n  option redispatch\n")
-        .append("frontend in\n  bind 127.0.0.1:").append(lbPort).append("\n  default_backend nodes\n")
-        .append("backend nodes\n  balance roundrobin\n");
-    for (int i = 0; i < 3; i++) {
-      cfg.append("  server n").append(i).append(" 127.0.0.1:").append(nodePorts[i])
-          .append(" check inter 200ms fall 1 rise 2\n");
-    }
-    haproxyCfg = work.resolve("haproxy.cfg");
-    Files.writeString(haproxyCfg, cfg);
-  }
-
-  private void startHaproxy() throws Exception {
-    String program = Files.isExecutable(Path.of("/usr/sbin/haproxy")) ? "/usr/sbin/haproxy" : "haproxy";
-    Path log = work.resolve("haproxy.log");
-    haproxy = new ProcessBuilder(program, "-db", "-f", haproxyCfg.toString()).redirectErrorStream(true)
-        .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
-    awaitPort(lbPort, haproxy, log);
   }
 
   private static void awaitPort(int port, Process p, Path log) throws Exception {
@@ -585,6 +702,16 @@ public final class Resilience {
     return t;
   }
 
+  /**
+   * The descriptors a process may open here: this JVM's limit, which it raised to the hard limit
+   * at start (as HAProxy raises its own to what its maxconn needs, up to the same hard limit).
+   */
+  private static long descriptorLimit() {
+    return java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+        instanceof com.sun.management.UnixOperatingSystemMXBean u
+        ? u.getMaxFileDescriptorCount() : 20_000;
+  }
+
   /** utime + stime of a process, in clock ticks (100 a second on Linux). */
   private static long ticks(long pid) {
     try {
@@ -598,7 +725,7 @@ public final class Resilience {
 
   private void stopAll() {
     if (haproxy != null) {
-      haproxy.destroyForcibly();
+      haproxy.close();
     }
     for (Process p : nodes) {
       if (p != null) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.wsjava.ReconnectListener;
+import dev.wsjava.cli.balancer.Haproxy;
 import dev.wsjava.ReconnectPolicy;
 import dev.wsjava.WebSocket;
 import dev.wsjava.WebSocketClient;
@@ -41,7 +42,10 @@ class ServeResumeTest {
     final Process process;
 
     Node(String cluster) throws Exception {
-      port = Haproxy.freePort();
+      try (java.net.ServerSocket free = new java.net.ServerSocket(0, 1,
+          java.net.InetAddress.getLoopbackAddress())) {
+        port = free.getLocalPort();
+      }
       Process started = null;
       // On a loaded machine the node's first connection to the engine can time out (jnats waits
       // 2 s): that start is retried, at most three times in all.
@@ -154,13 +158,15 @@ class ServeResumeTest {
           Node a = new Node(engine.uri);
           Node b = new Node(engine.uri);
           Node c = new Node(engine.uri);
-          Haproxy lb = new Haproxy(List.of(a.port, b.port, c.port));
+          Haproxy lb = Haproxy.start(
+              java.nio.file.Files.createDirectories(java.nio.file.Path.of("target", "haproxy-" + kind)),
+              "127.0.0.1", List.of(a.port, b.port, c.port), 1000, false); // publisher: to C direct
           WebSocketClient client = WebSocketClient.builder()
               .reconnect(ReconnectPolicy.builder().initialDelay(Duration.ofMillis(50))
                   .maxDelay(Duration.ofMillis(500)).build(), counting)
               .resumeTopics()
               .build()) {
-        URI through = URI.create("ws://127.0.0.1:" + lb.port + "/topics?sub=" + String.join(",", TOPICS));
+        URI through = URI.create("ws://127.0.0.1:" + lb.port() + "/topics?sub=" + String.join(",", TOPICS));
         List<Subscriber> subscribers = new ArrayList<>();
         for (int i = 0; i < CLIENTS; i++) {
           Subscriber s = new Subscriber();

@@ -9,13 +9,16 @@ import java.util.List;
  * A real HAProxy (Debian's {@code haproxy}) in TCP mode in front of wsjava nodes, sending each
  * node a PROXY protocol version 2 header ({@code send-proxy-v2}, health checks too), on a free port
  * of a loopback address. A node that refuses connections (killed, or draining: its listener is
- * closed) is taken out by the one-failure health check, and a connect that fails meanwhile is
+ * closed) is taken out by the health check after two refusals (500 ms), and a connect that fails meanwhile is
  * retried on another node ({@code option redispatch}). Runs in the foreground ({@code -db});
  * stopped by its own process id. Thread-safe.
  */
 public final class Haproxy extends Balancer {
-  private Haproxy(Process process, String host, int port, Path log) {
+  private final Path cfg;
+
+  private Haproxy(Process process, String host, int port, Path log, Path cfg) {
     super(process, host, port, log);
+    this.cfg = cfg;
   }
 
   /**
@@ -28,6 +31,23 @@ public final class Haproxy extends Balancer {
    * @return the haproxy.cfg text
    */
   public static String config(String host, int port, List<Integer> nodePorts, int maxconn) {
+    return config(host, port, nodePorts, maxconn, true);
+  }
+
+  /**
+   * The configuration, with or without the PROXY protocol header to the nodes (off for servers
+   * that do not read it, such as the Socket.IO nodes of the resilience benchmark); otherwise the
+   * same.
+   *
+   * @param host the address to listen on
+   * @param port the port to listen on
+   * @param nodePorts the nodes' ports on 127.0.0.1
+   * @param maxconn the most client connections at once (HAProxy needs two descriptors each)
+   * @param proxyProtocol whether each node (and each health check) gets {@code send-proxy-v2}
+   * @return the haproxy.cfg text
+   */
+  public static String config(String host, int port, List<Integer> nodePorts, int maxconn,
+      boolean proxyProtocol) {
     StringBuilder b = new StringBuilder();
     b.append("global\n  maxconn ").append(maxconn).append('\n');
     b.append("""
@@ -35,6 +55,7 @@ public final class Haproxy extends Balancer {
         defaults
           mode tcp
           timeout connect 2s
+          timeout check 1s
           timeout client 1h
           timeout server 1h
           retries 3
@@ -51,7 +72,8 @@ public final class Haproxy extends Balancer {
         """);
     for (int i = 0; i < nodePorts.size(); i++) {
       b.append("  server node").append(i + 1).append(" 127.0.0.1:").append(nodePorts.get(i))
-          .append(" send-proxy-v2 check check-send-proxy inter 250ms fall 1 rise 2\n");
+          .append(proxyProtocol ? " send-proxy-v2 check check-send-proxy" : " check")
+          .append(" inter 1s fastinter 250ms fall 2 rise 2\n");
     }
     return b.toString();
   }
@@ -82,11 +104,62 @@ public final class Haproxy extends Balancer {
    */
   public static Haproxy start(Path dir, String host, List<Integer> nodePorts, int maxconn)
       throws Exception {
+    return start(dir, host, nodePorts, maxconn, true);
+  }
+
+  /**
+   * Starts HAProxy for up to {@code maxconn} clients, with or without the PROXY protocol header
+   * to the nodes, and waits until it listens.
+   *
+   * @param dir where its configuration goes
+   * @param host the loopback address to listen on, e.g. {@code 127.0.0.1}
+   * @param nodePorts the nodes' ports on 127.0.0.1
+   * @param maxconn the most client connections at once
+   * @param proxyProtocol whether the nodes get {@code send-proxy-v2} (they must then require it)
+   * @return the running balancer
+   * @throws Exception when it does not start within 20 s
+   */
+  public static Haproxy start(Path dir, String host, List<Integer> nodePorts, int maxconn,
+      boolean proxyProtocol) throws Exception {
     int port = Loopback.freePort(host);
     Path cfg = dir.resolve("haproxy.cfg");
-    Files.writeString(cfg, config(host, port, nodePorts, maxconn), StandardCharsets.UTF_8);
-    Path log = dir.resolve("haproxy.log");
-    return new Haproxy(
-        launch(List.of("haproxy", "-db", "-f", cfg.toString()), log, host, port), host, port, log);
+    Files.writeString(cfg, config(host, port, nodePorts, maxconn, proxyProtocol),
+        StandardCharsets.UTF_8);
+    return start(cfg, host, port);
+  }
+
+  private static Haproxy start(Path cfg, String host, int port) throws Exception {
+    Path log = cfg.resolveSibling("haproxy.log");
+    return new Haproxy(launch(List.of("haproxy", "-db", "-f", cfg.toString()), log, host, port),
+        host, port, log, cfg);
+  }
+
+  /**
+   * Kills this HAProxy (SIGKILL: every client connection drops) and starts it again with the same
+   * configuration on the same port, as a crashed balancer that its supervisor restarts.
+   *
+   * @return the new process, listening
+   * @throws Exception when it does not start within 20 s
+   */
+  public Haproxy restart() throws Exception {
+    close();
+    return start(cfg, host(), port());
+  }
+
+  /**
+   * Prints the configuration, for a program that is not Java (the Socket.IO side of the
+   * resilience benchmark) to run the same HAProxy: arguments {@code HOST PORT MAXCONN
+   * send-proxy-v2|plain NODE_PORT...}.
+   *
+   * @param args as said
+   */
+  public static void main(String[] args) {
+    if (args.length < 5 || !List.of("send-proxy-v2", "plain").contains(args[3])) {
+      throw new IllegalArgumentException(
+          "usage: Haproxy HOST PORT MAXCONN send-proxy-v2|plain NODE_PORT...");
+    }
+    List<Integer> nodes = java.util.Arrays.stream(args, 4, args.length).map(Integer::valueOf).toList();
+    System.out.print(config(args[0], Integer.parseInt(args[1]), nodes, Integer.parseInt(args[2]),
+        args[3].equals("send-proxy-v2")));
   }
 }

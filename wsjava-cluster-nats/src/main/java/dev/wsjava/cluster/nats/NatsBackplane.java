@@ -79,6 +79,8 @@ public final class NatsBackplane implements Topics.Backplane {
   private final ConcurrentHashMap<String, CompletableFuture<io.nats.client.JetStreamSubscription>>
       consumers = new ConcurrentHashMap<>();
   private final Sequences sequences = new Sequences();
+  /** With a history: the latest messages of each topic this node received, see {@link Recent}. */
+  private final ConcurrentHashMap<String, Recent> recent = new ConcurrentHashMap<>();
   /** The NATS subscription of each topic this node has subscribers for. */
   private final ConcurrentHashMap<String, io.nats.client.Subscription> subjects =
       new ConcurrentHashMap<>();
@@ -242,7 +244,13 @@ public final class NatsBackplane implements Topics.Backplane {
     if (live == null || after < 0) {
       return CompletableFuture.completedFuture(null);
     }
-    return live.thenApplyAsync(sub -> read(subject(topic), after), HISTORY_READERS);
+    return live.thenCompose(sub -> {
+      Recent kept = recent.get(topic);
+      List<Topics.Backplane.Entry> known = kept == null ? null : kept.after(after);
+      return known != null
+          ? CompletableFuture.completedFuture(known)
+          : CompletableFuture.supplyAsync(() -> read(subject(topic), after), HISTORY_READERS);
+    });
   }
 
   private static final java.util.concurrent.Executor HISTORY_READERS =
@@ -341,10 +349,67 @@ public final class NatsBackplane implements Topics.Backplane {
       return;
     }
     received.increment();
+    long seq = m.metaData().streamSequence();
+    recent.computeIfAbsent(topic, k -> new Recent(Math.min(history, Recent.MOST)))
+        .add(seq, new Topics.Backplane.Entry(Long.toString(seq), data[0] == 1,
+            ByteBuffer.wrap(data, 1, data.length - 1)));
     Topics t = topics;
     if (t != null) {
-      t.publishLocal(topic, Long.toString(m.metaData().streamSequence()), data[0] == 1,
+      t.publishLocal(topic, Long.toString(seq), data[0] == 1,
           ByteBuffer.wrap(data, 1, data.length - 1));
+    }
+  }
+
+  /**
+   * The last messages of one topic that this node's ordered consumer delivered, every one of them
+   * from the oldest kept on (an ordered consumer has no gaps), so that a client resuming here
+   * after a node died gets what it missed without a JetStream request: asking the stream costs
+   * two lookups and an ephemeral consumer per topic of each client, which a few thousand clients
+   * back at once pay in seconds. A resume from before the oldest kept is read from the stream.
+   * Thread-safe (guarded by itself).
+   */
+  static final class Recent {
+    /** At most this many messages a topic (fewer when the history is shorter). */
+    static final int MOST = 1024;
+
+    private final long[] seqs;
+    private final Topics.Backplane.Entry[] entries;
+    private int next; // where the next one goes
+    private int size;
+
+    Recent(int capacity) {
+      seqs = new long[capacity];
+      entries = new Topics.Backplane.Entry[capacity];
+    }
+
+    synchronized void add(long seq, Topics.Backplane.Entry entry) {
+      if (size > 0 && seq <= seqs[(next - 1 + seqs.length) % seqs.length]) {
+        return; // redelivered: kept already
+      }
+      seqs[next] = seq;
+      entries[next] = entry;
+      next = (next + 1) % seqs.length;
+      size = Math.min(size + 1, seqs.length);
+    }
+
+    /**
+     * What came after {@code after}, in order, when that is known here: {@code after} is the
+     * oldest kept or later. Null otherwise (nothing kept, or older than the oldest).
+     */
+    synchronized List<Topics.Backplane.Entry> after(long after) {
+      int oldest = (next - size + seqs.length) % seqs.length;
+      if (size == 0 || after < seqs[oldest]) {
+        return null;
+      }
+      List<Topics.Backplane.Entry> missed = new ArrayList<>();
+      for (int i = 0; i < size; i++) {
+        int k = (oldest + i) % seqs.length;
+        if (seqs[k] > after) {
+          Topics.Backplane.Entry e = entries[k];
+          missed.add(new Topics.Backplane.Entry(e.id(), e.text(), e.payload().duplicate()));
+        }
+      }
+      return missed;
     }
   }
 
@@ -362,6 +427,7 @@ public final class NatsBackplane implements Topics.Backplane {
   @Override
   public void unsubscribe(String topic) {
     CompletableFuture<io.nats.client.JetStreamSubscription> consumer = consumers.remove(topic);
+    recent.remove(topic);
     if (consumer != null) {
       consumer.thenAccept(sub -> {
         try {
