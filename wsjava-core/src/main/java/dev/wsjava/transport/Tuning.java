@@ -43,6 +43,14 @@ public final class Tuning {
   public static final Duration SPIN = Duration.ofNanos(50_000);
 
   /**
+   * The shortest an adaptive spin becomes, in nanoseconds ({@code AdaptiveSpin}): its window
+   * shrinks towards three times how long recent spins waited for work, and halves when a spin
+   * finds nothing, down to this. Set it to the spin itself ({@code -Dwsjava.tuning.minSpinNanos=50000})
+   * for the fixed window of before issue 39.
+   */
+  public static final long MIN_SPIN_NANOS = knob("minSpinNanos", 5_000);
+
+  /**
    * The most blocking turns a loop skips spinning for after fruitless spins (doubling from one):
    * a loop woken now and then by a quiet peer soon blocks at once.
    */
