@@ -267,22 +267,38 @@ public final class ServeCommand implements Callable<Integer> {
 
   /** The event loops' spin that {@code --busy-poll} names. */
   private Duration busyPoll() {
-    switch (busyPoll) {
+    try {
+      return busyPoll(busyPoll);
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), e.getMessage());
+    }
+  }
+
+  /**
+   * Reads a {@code --busy-poll} value: {@code adaptive} (the default spin, 50 µs at most), {@code
+   * off} (none) or a number of microseconds (the most the adaptive spin polls).
+   *
+   * @param value the option's text
+   * @return the event loops' spin
+   * @throws IllegalArgumentException for anything else
+   */
+  static Duration busyPoll(String value) {
+    switch (value) {
       case "adaptive":
         return WebSocketConfig.builder().build().eventLoopSpin();
       case "off":
         return Duration.ZERO;
       default:
         try {
-          long micros = Long.parseLong(busyPoll);
+          long micros = Long.parseLong(value);
           if (micros >= 0 && micros <= 1_000_000) {
             return Duration.ofNanos(micros * 1_000);
           }
         } catch (NumberFormatException e) {
           // the message below says what is accepted
         }
-        throw new ParameterException(spec.commandLine(),
-            "--busy-poll takes adaptive, off, or microseconds from 0 to 1000000: " + busyPoll);
+        throw new IllegalArgumentException(
+            "--busy-poll takes adaptive, off, or microseconds from 0 to 1000000: " + value);
     }
   }
 
