@@ -44,7 +44,7 @@ public final class Tuning {
 
   /**
    * The shortest an adaptive spin becomes, in nanoseconds ({@code AdaptiveSpin}): its window
-   * shrinks towards three times how long recent spins waited for work, and halves when a spin
+   * shrinks towards four times how long recent spins waited for work, and halves when a spin
    * finds nothing, down to this. Set it to the spin itself ({@code -Dwsjava.tuning.minSpinNanos=50000})
    * for the fixed window of before issue 39.
    */

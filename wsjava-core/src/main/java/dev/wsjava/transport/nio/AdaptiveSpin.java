@@ -11,21 +11,21 @@ package dev.wsjava.transport.nio;
  *       blocks at once, while one under steady load spins every turn.
  *   <li><b>How long</b> (the window, between a floor and the configured spin): a spin that finds
  *       nothing halves it; a spin that finds work in the window's upper half doubles it (the work
- *       came late: the window was tight); one that finds work sooner moves it an eighth of the way
- *       towards three times that wait. A peer that answers in 10 µs so keeps the loop polling for
- *       about 30 µs, not 50, and a spin that misses costs what the window has become, not the whole
- *       configured spin.
+ *       came late: the window was tight); one that finds work sooner moves it a sixteenth of the
+ *       way towards four times that wait. A peer that answers in 5 µs so keeps the loop polling
+ *       for about 20 µs, not 50, and a spin that misses costs what the window has become, not the
+ *       whole configured spin; a peer that answers in 15 µs keeps the whole 50 µs.
  * </ul>
  *
  * <p>Pure arithmetic, no clock: the loop passes in how long a fruitful spin waited, so these rules
  * are tested turn by turn. Loop thread only.
  */
 final class AdaptiveSpin {
-  /** The weight (a power of two) of one fruitful spin's wait in the window: an eighth. */
-  private static final int DECAY_SHIFT = 3;
+  /** The weight (a power of two) of one fruitful spin's wait in the window: a sixteenth. */
+  private static final int DECAY_SHIFT = 4;
 
   /** The window a fruitful spin's wait pulls towards, as a multiple of that wait. */
-  private static final int MARGIN = 3;
+  private static final int MARGIN = 4;
 
   private final int maxSkips;
   private final long minNanos;

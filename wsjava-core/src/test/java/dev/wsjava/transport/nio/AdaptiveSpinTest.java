@@ -76,38 +76,46 @@ class AdaptiveSpinTest {
   }
 
   @Test
-  void aPeerThatAnswersSoonPullsTheWindowToThreeTimesItsWait() {
+  void aPeerThatAnswersSoonPullsTheWindowToFourTimesItsWait() {
     AdaptiveSpin b = spin(64);
-    // Each step moves an eighth of the way from the window towards 3 x 8 us = 24 us.
+    // Each step moves a sixteenth of the way from the window towards 4 x 8 us = 32 us.
     b.found(8 * US);
-    assertThat(b.windowNanos()).isEqualTo(50 * US - (26 * US >> 3));
-    for (int i = 0; i < 200; i++) {
+    assertThat(b.windowNanos()).isEqualTo(50 * US - (18 * US >> 4));
+    for (int i = 0; i < 400; i++) {
       b.found(8 * US);
     }
-    // Integer steps stop within 8 ns of the target.
-    assertThat(b.windowNanos()).isBetween(24 * US, 24 * US + 8);
+    // Integer steps stop within 16 ns of the target.
+    assertThat(b.windowNanos()).isBetween(32 * US, 32 * US + 16);
+  }
+
+  @Test
+  void aPeerThatAnswersWithinAQuarterOfTheSpinKeepsAllOfIt() {
+    AdaptiveSpin b = spin(64);
+    for (int i = 0; i < 400; i++) {
+      b.found(15 * US); // 4 x 15 us is more than the spin
+    }
+    assertThat(b.windowNanos()).isEqualTo(50 * US);
   }
 
   @Test
   void workFoundInTheWindowsUpperHalfDoublesIt() {
     AdaptiveSpin b = spin(64);
-    for (int i = 0; i < 200; i++) {
-      b.found(2 * US); // towards 6 us
+    for (int i = 0; i < 400; i++) {
+      b.found(2 * US); // towards 8 us
     }
-    assertThat(b.windowNanos()).isBetween(6 * US, 6 * US + 8);
-    b.found(4 * US); // 4 of about 6: late, so the window was tight
-    assertThat(b.windowNanos()).isBetween(12 * US, 12 * US + 16);
-    b.found(7 * US);
-    assertThat(b.windowNanos()).isBetween(24 * US, 24 * US + 32);
+    assertThat(b.windowNanos()).isBetween(8 * US, 8 * US + 16);
+    b.found(5 * US); // 5 of about 8: late, so the window was tight
+    assertThat(b.windowNanos()).isBetween(16 * US, 16 * US + 32);
+    b.found(9 * US);
+    assertThat(b.windowNanos()).isBetween(32 * US, 32 * US + 64);
     b.found(20 * US);
-    b.found(40 * US);
     assertThat(b.windowNanos()).as("bounded by the configured spin").isEqualTo(50 * US);
   }
 
   @Test
   void theWindowNeverLeavesItsBounds() {
     AdaptiveSpin b = spin(64);
-    for (int i = 0; i < 100; i++) {
+    for (int i = 0; i < 400; i++) {
       b.found(0);
     }
     assertThat(b.windowNanos()).isEqualTo(5 * US);
