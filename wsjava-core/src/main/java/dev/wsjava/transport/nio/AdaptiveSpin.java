@@ -2,7 +2,7 @@ package dev.wsjava.transport.nio;
 
 /**
  * When an event loop may spin before it blocks, and for how long: the spin pays only while it
- * finds work, so both adapt to what the last spins found.
+ * finds work, so both follow what the last spins found.
  *
  * <ul>
  *   <li><b>Whether</b>: a spin that finds nothing makes the loop skip the spin on its next turns,
@@ -10,23 +10,20 @@ package dev.wsjava.transport.nio;
  *       a spin that finds work starts over. A loop woken now and then by a quiet peer so soon
  *       blocks at once, while one under steady load spins every turn.
  *   <li><b>How long</b> (the window, between a floor and the configured spin): a spin that finds
- *       nothing halves it; a spin that finds work in the window's upper half doubles it (the work
- *       came late: the window was tight); one that finds work sooner moves it a sixteenth of the
- *       way towards four times that wait. A peer that answers in 5 µs so keeps the loop polling
- *       for about 20 µs, not 50, and a spin that misses costs what the window has become, not the
- *       whole configured spin; a peer that answers in 15 µs keeps the whole 50 µs.
+ *       nothing halves it, down to the floor; a spin that finds work restores the whole configured
+ *       spin. A loop whose polls keep missing (a peer that sends every few hundred microseconds)
+ *       so pays a few microseconds per miss instead of the whole spin, while a loop whose polls
+ *       find work (one message in flight, pipelined load) polls exactly as with a fixed spin.
  * </ul>
  *
- * <p>Pure arithmetic, no clock: the loop passes in how long a fruitful spin waited, so these rules
- * are tested turn by turn. Loop thread only.
+ * <p>(A window fitted to how soon polls found work, shrinking on hits too, was tried first: on a
+ * loaded machine the client's turnaround scattered past it, and p50 and CPU per echo rose against
+ * the fixed window: docs/benchmarks/TUNING.md.)
+ *
+ * <p>Pure arithmetic, no clock: what "finds nothing" means (the window passing) is the loop's
+ * business, so these rules are tested turn by turn. Loop thread only.
  */
 final class AdaptiveSpin {
-  /** The weight (a power of two) of one fruitful spin's wait in the window: a sixteenth. */
-  private static final int DECAY_SHIFT = 4;
-
-  /** The window a fruitful spin's wait pulls towards, as a multiple of that wait. */
-  private static final int MARGIN = 4;
-
   private final int maxSkips;
   private final long minNanos;
   private final long maxNanos;
@@ -66,22 +63,11 @@ final class AdaptiveSpin {
     return window;
   }
 
-  /**
-   * The spin found work (a ready channel, a task) after {@code waitedNanos}: spin on every turn
-   * again, and fit the window to the wait.
-   *
-   * @param waitedNanos how long the spin had polled when it found the work
-   */
-  void found(long waitedNanos) {
+  /** The spin found work (a ready channel, a task): spin on every turn, for the whole spin. */
+  void found() {
     backoff = 0;
     skips = 0;
-    long waited = Math.max(0, waitedNanos);
-    if (2 * waited > window) {
-      window = Math.min(maxNanos, 2 * window);
-    } else {
-      long target = Math.min(MARGIN * waited, maxNanos);
-      window = Math.max(minNanos, window - ((window - target) >> DECAY_SHIFT));
-    }
+    window = maxNanos;
   }
 
   /**

@@ -41,8 +41,8 @@ import java.util.function.Supplier;
  * (16 channels) did not pay with 1,000 connections, nor over HTTP, on one core or two ({@link
  * Tuning#SPIN}). The spin adapts ({@link AdaptiveSpin}): polls that find nothing make the loop
  * skip its next spins, twice as many each time (at most {@link Tuning#MAX_SPIN_BACKOFF}), so a
- * quiet loop soon blocks at once and burns next to nothing; and the spin's length follows how soon
- * the last polls found work, between {@link Tuning#MIN_SPIN_NANOS} and the configured spin.
+ * quiet loop soon blocks at once and burns next to nothing; and each fruitless poll halves the
+ * next one, down to {@link Tuning#MIN_SPIN_NANOS}, until a poll finds work again.
  *
  * <p>Thread-safety: {@link #execute}, {@link #schedule} and {@link #close} may be called from any
  * thread; {@link #register} and the buffer pool only on the loop's thread.
@@ -430,8 +430,7 @@ final class EventLoop implements Executor, AutoCloseable, ConnectionTimers.Sched
   private int spin() throws IOException {
     spins++;
     wakeupPending.set(true);
-    long start = System.nanoTime();
-    long end = start + adaptiveSpin.windowNanos();
+    long end = System.nanoTime() + adaptiveSpin.windowNanos();
     Timer next = timers.peek();
     if (next != null && next.deadline - end < 0) {
       end = next.deadline;
@@ -440,7 +439,7 @@ final class EventLoop implements Executor, AutoCloseable, ConnectionTimers.Sched
     do {
       int ready = tasks.isEmpty() && !stopping ? selector.selectNow(this::onSelected) : 0;
       if (ready > 0 || !tasks.isEmpty() || stopping) {
-        adaptiveSpin.found(System.nanoTime() - start);
+        adaptiveSpin.found();
         return ready;
       }
       Thread.yield();
