@@ -691,11 +691,13 @@ public final class WebSocketConfig {
     }
 
     /**
-     * Sets how long an NIO event loop that has just handled I/O polls before it blocks: a wake-up
-     * saved per message when replies or the next messages come sooner, more CPU time while they
-     * do. Default 50 µs (on 1 and on 2 cores the shortest
-     * spin that gets the whole latency gain; docs/benchmarks/TUNING.md). Zero for a server that
-     * must not spend CPU waiting.
+     * Sets how long, at most, an NIO event loop that has just handled I/O polls before it blocks:
+     * a wake-up saved per message when replies or the next messages come sooner, more CPU time
+     * while they do. The poll adapts below this bound: one that finds nothing halves the next
+     * (down to a few microseconds) and makes the loop skip polling for a while; one that finds
+     * work restores the whole bound. Default 50 µs (on 1 and on 2 cores the shortest spin that
+     * gets the whole latency gain; docs/benchmarks/TUNING.md). Zero for a server that must not
+     * spend CPU waiting.
      *
      * @param value zero (block at once) to one second
      * @return this builder

@@ -86,6 +86,12 @@ public final class ServeCommand implements Callable<Integer> {
       description = "NIO event loops, or blocking sockets on virtual threads.")
   private Transport transport;
 
+  @Option(names = "--busy-poll", paramLabel = "adaptive|off|MICROS", defaultValue = "adaptive",
+      description = "How long an NIO event loop polls for more work before it blocks: adaptive"
+          + " (up to 50 us; shorter, then none, while polls find nothing), off"
+          + " (block at once: the least CPU, slower wake-ups), or adaptive up to MICROS us.")
+  private String busyPoll;
+
   @Option(names = "--keystore", paramLabel = "FILE",
       description = "Serve https/wss with the key and certificate chain in this PKCS12 file.")
   private Path keystore;
@@ -259,6 +265,43 @@ public final class ServeCommand implements Callable<Integer> {
     return 0;
   }
 
+  /** The event loops' spin that {@code --busy-poll} names. */
+  private Duration busyPoll() {
+    try {
+      return busyPoll(busyPoll);
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), e.getMessage());
+    }
+  }
+
+  /**
+   * Reads a {@code --busy-poll} value: {@code adaptive} (the default spin, 50 µs at most), {@code
+   * off} (none) or a number of microseconds (the most the adaptive spin polls).
+   *
+   * @param value the option's text
+   * @return the event loops' spin
+   * @throws IllegalArgumentException for anything else
+   */
+  static Duration busyPoll(String value) {
+    switch (value) {
+      case "adaptive":
+        return WebSocketConfig.builder().build().eventLoopSpin();
+      case "off":
+        return Duration.ZERO;
+      default:
+        try {
+          long micros = Long.parseLong(value);
+          if (micros >= 0 && micros <= 1_000_000) {
+            return Duration.ofNanos(micros * 1_000);
+          }
+        } catch (NumberFormatException e) {
+          // the message below says what is accepted
+        }
+        throw new IllegalArgumentException(
+            "--busy-poll takes adaptive, off, or microseconds from 0 to 1000000: " + value);
+    }
+  }
+
   /**
    * Starts the server with the parsed options and returns at once; for {@link #call()} and for
    * tests, which need the bound port.
@@ -291,6 +334,7 @@ public final class ServeCommand implements Callable<Integer> {
             .pingInterval(pingInterval)
             .memoryBudget(memoryBudget)
             .memoryStallTimeout(memoryStallTimeout)
+            .eventLoopSpin(busyPoll())
             .build();
     SelfSignedCertificate generated = selfSigned ? SelfSignedCertificate.create() : null;
     SSLContext tls = tls(generated);

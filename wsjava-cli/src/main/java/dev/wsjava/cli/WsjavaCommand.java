@@ -40,6 +40,7 @@ import picocli.CommandLine.Spec;
       ConnectCommand.class,
       LoadCommand.class,
       ConformanceCommand.class,
+      AotTrainingCommand.class,
       HelpCommand.class,
     })
 public final class WsjavaCommand implements Callable<Integer> {

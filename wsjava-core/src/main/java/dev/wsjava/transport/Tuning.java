@@ -43,6 +43,14 @@ public final class Tuning {
   public static final Duration SPIN = Duration.ofNanos(50_000);
 
   /**
+   * The shortest an adaptive spin becomes, in nanoseconds ({@code AdaptiveSpin}): each poll that
+   * finds nothing halves the next, down to this, until one finds work and restores the whole
+   * spin. Set it to the spin ({@code -Dwsjava.tuning.minSpinNanos=50000}) for the fixed window of
+   * before issue 39.
+   */
+  public static final long MIN_SPIN_NANOS = knob("minSpinNanos", 5_000);
+
+  /**
    * The most blocking turns a loop skips spinning for after fruitless spins (doubling from one):
    * a loop woken now and then by a quiet peer soon blocks at once.
    */

@@ -39,9 +39,10 @@ import java.util.function.Supplier;
  * spin()): waking a blocked thread costs more than the poll on most machines, virtual ones above
  * all, and with few channels that wake-up is paid per message. Whatever its channel count: a cap
  * (16 channels) did not pay with 1,000 connections, nor over HTTP, on one core or two ({@link
- * Tuning#SPIN}). Polls that find nothing
- * make the loop skip its next spins, twice as many each time (at most {@link
- * Tuning#MAX_SPIN_BACKOFF}), so a quiet loop soon blocks at once and burns next to nothing.
+ * Tuning#SPIN}). The spin adapts ({@link AdaptiveSpin}): polls that find nothing make the loop
+ * skip its next spins, twice as many each time (at most {@link Tuning#MAX_SPIN_BACKOFF}), so a
+ * quiet loop soon blocks at once and burns next to nothing; and each fruitless poll halves the
+ * next one, down to {@link Tuning#MIN_SPIN_NANOS}, until a poll finds work again.
  *
  * <p>Thread-safety: {@link #execute}, {@link #schedule} and {@link #close} may be called from any
  * thread; {@link #register} and the buffer pool only on the loop's thread.
@@ -68,7 +69,7 @@ final class EventLoop implements Executor, AutoCloseable, ConnectionTimers.Sched
   private final CompletableFuture<Void> terminated = new CompletableFuture<>();
   private final long spinNanos;
   private boolean handledIo; // whether the last turn's select found a ready channel
-  private final SpinBackoff spinBackoff = new SpinBackoff(Tuning.MAX_SPIN_BACKOFF);
+  private final AdaptiveSpin adaptiveSpin;
   private long spins;
   private long fruitlessSpins;
   private long timerSeq;
@@ -81,14 +82,28 @@ final class EventLoop implements Executor, AutoCloseable, ConnectionTimers.Sched
   private final String turnFailedLine;
 
   /**
-   * Opens the selector and starts the thread.
+   * Opens the selector and starts the thread; the spin adapts down to {@link
+   * Tuning#MIN_SPIN_NANOS}.
    *
    * @param name the thread's name
-   * @param spin how long to poll after a turn that handled I/O before blocking; zero never
+   * @param spin how long to poll after a turn that handled I/O before blocking, at most; zero never
    * @throws UncheckedIOException when no selector can be opened
    */
   EventLoop(String name, Duration spin) {
+    this(name, spin, Tuning.MIN_SPIN_NANOS);
+  }
+
+  /**
+   * Opens the selector and starts the thread.
+   *
+   * @param name the thread's name
+   * @param spin how long to poll after a turn that handled I/O before blocking, at most; zero never
+   * @param minSpinNanos the shortest the spin adapts to; {@code spin} or more for a fixed spin
+   * @throws UncheckedIOException when no selector can be opened
+   */
+  EventLoop(String name, Duration spin, long minSpinNanos) {
     this.spinNanos = spin.toNanos();
+    this.adaptiveSpin = new AdaptiveSpin(Tuning.MAX_SPIN_BACKOFF, minSpinNanos, spinNanos);
     this.fatalLine = "event loop " + name + " failed and stopped; its connections are aborted";
     this.turnFailedLine = "event loop " + name + " turn failed; the loop goes on";
     LastResort.prepare(LOG);
@@ -388,7 +403,7 @@ final class EventLoop implements Executor, AutoCloseable, ConnectionTimers.Sched
         handledIo
             && spinNanos > 0
             && nextTurn.isEmpty()
-            && spinBackoff.maySpin();
+            && adaptiveSpin.maySpin();
     int ready = spin ? spin() : 0;
     if (ready == 0) {
       long timeoutMillis = selectTimeoutMillis();
@@ -415,21 +430,23 @@ final class EventLoop implements Executor, AutoCloseable, ConnectionTimers.Sched
   private int spin() throws IOException {
     spins++;
     wakeupPending.set(true);
-    long end = System.nanoTime() + spinNanos;
+    long end = System.nanoTime() + adaptiveSpin.windowNanos();
     Timer next = timers.peek();
     if (next != null && next.deadline - end < 0) {
       end = next.deadline;
     }
+    long now;
     do {
       int ready = tasks.isEmpty() && !stopping ? selector.selectNow(this::onSelected) : 0;
       if (ready > 0 || !tasks.isEmpty() || stopping) {
-        spinBackoff.found();
+        adaptiveSpin.found();
         return ready;
       }
       Thread.yield();
-    } while (System.nanoTime() - end < 0);
+      now = System.nanoTime();
+    } while (now - end < 0);
     fruitlessSpins++;
-    spinBackoff.foundNothing();
+    adaptiveSpin.foundNothing();
     return 0;
   }
 
@@ -437,10 +454,10 @@ final class EventLoop implements Executor, AutoCloseable, ConnectionTimers.Sched
    * Returns how many times the loop spun before blocking, and how many of those found nothing;
    * loop thread only, for tests.
    *
-   * @return {spins, fruitless spins}
+   * @return {spins, fruitless spins, the current window in nanoseconds}
    */
   long[] spinCounts() {
-    return new long[] {spins, fruitlessSpins};
+    return new long[] {spins, fruitlessSpins, adaptiveSpin.windowNanos()};
   }
 
   /** Milliseconds to block: -1 when a timer is due, 0 for no timer, else rounded up. */

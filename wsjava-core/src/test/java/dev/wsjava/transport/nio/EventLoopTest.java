@@ -227,14 +227,15 @@ class EventLoopTest {
 
   @Test
   void aLoopThatHandledIoPicksUpTheNextEventByPollingNotByBlocking() throws Exception {
+    // A fixed window (floor = spin): how the window adapts is AdaptiveSpinTest's, turn by turn.
     for (Duration spin : List.of(Duration.ofSeconds(30), Duration.ZERO)) {
-      try (EventLoop loop = new EventLoop("test-loop", spin)) {
+      try (EventLoop loop = new EventLoop("test-loop", spin, spin.toNanos())) {
         Semaphore seen = new Semaphore(0);
         Pipe pipe = drainedPipe(loop, seen);
         writeInTurn(List.of(pipe), 200, seen);
         long[] counts = loop.call(loop::spinCounts).get(5, TimeUnit.SECONDS);
         if (spin.isZero()) {
-          assertThat(counts).containsExactly(0, 0);
+          assertThat(counts).startsWith(0, 0);
         } else {
           // Each byte after the first lands while the loop polls: no fruitless spin, no block.
           assertThat(counts[0]).isBetween(199L, 201L);
@@ -248,7 +249,8 @@ class EventLoopTest {
 
   @Test
   void aLoopOfManyChannelsSpinsAsALoopOfFewDoes() throws Exception {
-    try (EventLoop loop = new EventLoop("test-loop", Duration.ofSeconds(30))) {
+    Duration spin = Duration.ofSeconds(30);
+    try (EventLoop loop = new EventLoop("test-loop", spin, spin.toNanos())) {
       Semaphore seen = new Semaphore(0);
       List<Pipe> pipes = new ArrayList<>();
       for (int i = 0; i < 64; i++) {
@@ -277,7 +279,7 @@ class EventLoopTest {
       }
       long[] counts = loop.call(loop::spinCounts).get(5, TimeUnit.SECONDS);
       // Without the back-off every event would be followed by a spin (40); with it, the spins
-      // come after events 1, 3, 6, 11, 20 and 37 (SpinBackoffTest has the rule turn by turn): 6,
+      // come after events 1, 3, 6, 11, 20 and 37 (AdaptiveSpinTest has the rule turn by turn): 6,
       // and a few more when a stalled test thread lets two writes meet one spin. What only real
       // time shows is here: that a spin of 200 us followed by 10 ms of quiet counts as fruitless.
       assertThat(counts[1]).isGreaterThanOrEqualTo(1);
