@@ -476,6 +476,46 @@ class HardeningTest {
 
   @ParameterizedTest(name = "{0}")
   @EnumSource(Transport.class)
+  void aPeerThatTricklesUntilJustBeforeTheWindowEndsIsClosedWhenItEnds(Transport t)
+      throws Exception {
+    // Bytes come every 100 ms for 3.6 s of a 4 s window, then none: no read ever waits long
+    // while they come, and the rule must still close the connection when the window ends, not a
+    // whole window after the last byte (7.6 s), as a read timeout restarted by every read would.
+    start(base(t).minProgress(64 * 1024, Duration.ofSeconds(4)).build());
+    try (Socket s = connect()) {
+      assertThat(upgrade(s, "")).startsWith("HTTP/1.1 101");
+      OutputStream out = s.getOutputStream();
+      long started = System.nanoTime();
+      out.write(0x82); // a final binary frame
+      out.write(0x80 | 127);
+      for (int i = 7; i >= 0; i--) {
+        out.write((int) ((16L << 20) >>> (8 * i))); // announcing 16 MiB
+      }
+      out.write(new byte[] {1, 2, 3, 4}); // the mask
+      out.flush();
+      Thread trickle = Thread.ofVirtual().start(() -> {
+        try {
+          while (System.nanoTime() - started < 3_600_000_000L) {
+            out.write(0);
+            out.flush();
+            Thread.sleep(100); // the attack's pace, not a wait for an outcome
+          }
+        } catch (IOException | InterruptedException e) {
+          // closed by the server: the trickle ends
+        }
+      });
+      Frame close = readUntilClose(s.getInputStream());
+      long took = System.nanoTime() - started;
+      trickle.interrupt();
+      assertThat(close.closeCode()).isEqualTo(1008);
+      assertThat(new String(close.payload(), 2, close.payload().length - 2, StandardCharsets.UTF_8))
+          .startsWith("too slow");
+      assertThat(Duration.ofNanos(took)).isLessThan(Duration.ofMillis(6_500));
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @EnumSource(Transport.class)
   void aHundredThousandOneByteFragmentsHitAnOptInFragmentCap(Transport t) throws Exception {
     // The defaults accept any fragmentation within the size limit (a message costs its bytes);
     // a cap on frames per message is an opt-in.

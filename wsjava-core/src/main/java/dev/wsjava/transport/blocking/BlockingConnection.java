@@ -261,6 +261,13 @@ public final class BlockingConnection extends Connection {
       if (!received(bytes)) {
         held = bytes; // reading waits (memory, or a drain); the array is not read into meanwhile
       }
+      if (watchedUntil != 0) {
+        // A read's timeout restarts with every read: a peer that trickles a byte now and then and
+        // stops just before the window ends would be judged a whole window later. The next read
+        // waits only for what is left of the window (the reads themselves judge a window that
+        // ended, see Connection.watchProgress).
+        setReadTimeout(watchedUntil);
+      }
       if (n == buffer.length && buffer == small) {
         buffer = new byte[config().readBufferSize()];
       } else if (n < small.length) {
