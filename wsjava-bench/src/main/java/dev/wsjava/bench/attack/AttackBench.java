@@ -508,9 +508,26 @@ public final class AttackBench {
    */
   private static Socket connect(int port, boolean deflate) throws IOException {
     Socket s = new Socket("127.0.0.1", port);
-    s.setSoTimeout(10_000);
-    s.getOutputStream().write(("GET /echo HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
-        + "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+    String head = upgrade(s, "/echo", deflate, 10_000);
+    if (deflate && !head.toLowerCase(java.util.Locale.ROOT).contains("permessage-deflate")) {
+      s.close();
+      return null;
+    }
+    return s;
+  }
+
+  /**
+   * Upgrades a connected socket by hand to a WebSocket on {@code path}, optionally offering
+   * permessage-deflate; reads are timed while the head comes, then untimed.
+   *
+   * @return the server's 101 response head
+   * @throws IOException with the response head as its message when the server refused, or
+   *     "closed in the HTTP head" when the stream ended inside it
+   */
+  static String upgrade(Socket s, String path, boolean deflate, int timeoutMs) throws IOException {
+    s.setSoTimeout(timeoutMs);
+    s.getOutputStream().write(("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket"
+        + "\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
         + "Sec-WebSocket-Version: 13\r\n"
         + (deflate ? "Sec-WebSocket-Extensions: permessage-deflate\r\n" : "") + "\r\n")
         .getBytes(StandardCharsets.US_ASCII));
@@ -519,21 +536,17 @@ public final class AttackBench {
     for (int last4 = 0; last4 != 0x0d0a0d0a; ) {
       int b = in.read();
       if (b < 0) {
-        throw new EOFException("the stream ended in the HTTP head: " + head);
+        throw new EOFException("closed in the HTTP head");
       }
       head.write(b);
       last4 = last4 << 8 | b;
     }
     String text = head.toString(StandardCharsets.US_ASCII);
     if (!text.startsWith("HTTP/1.1 101")) {
-      throw new IOException("handshake refused: " + text);
-    }
-    if (deflate && !text.toLowerCase(java.util.Locale.ROOT).contains("permessage-deflate")) {
-      s.close();
-      return null;
+      throw new IOException(text);
     }
     s.setSoTimeout(0);
-    return s;
+    return text;
   }
 
   /**

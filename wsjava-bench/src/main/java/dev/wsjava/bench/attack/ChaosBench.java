@@ -4,14 +4,10 @@ import dev.wsjava.Message;
 import dev.wsjava.WebSocket;
 import dev.wsjava.WebSocketClient;
 import dev.wsjava.WebSocketConfig;
-import java.io.ByteArrayOutputStream;
-import java.io.EOFException;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -423,27 +419,7 @@ public final class ChaosBench {
   }
 
   private static void handshake(Socket s, String path, boolean deflate) throws IOException {
-    s.setSoTimeout(WAIT_MS);
-    s.getOutputStream().write(("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket"
-        + "\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
-        + "Sec-WebSocket-Version: 13\r\n"
-        + (deflate ? "Sec-WebSocket-Extensions: permessage-deflate\r\n" : "") + "\r\n")
-        .getBytes(StandardCharsets.US_ASCII));
-    InputStream in = s.getInputStream();
-    ByteArrayOutputStream head = new ByteArrayOutputStream();
-    for (int last4 = 0; last4 != 0x0d0a0d0a; ) {
-      int b = in.read();
-      if (b < 0) {
-        throw new EOFException("closed in the HTTP head");
-      }
-      head.write(b);
-      last4 = last4 << 8 | b;
-    }
-    String text = head.toString(StandardCharsets.US_ASCII);
-    if (!text.startsWith("HTTP/1.1 101")) {
-      throw new IOException(text);
-    }
-    s.setSoTimeout(0);
+    AttackBench.upgrade(s, path, deflate, WAIT_MS);
   }
 
   private static String first(String message) {
