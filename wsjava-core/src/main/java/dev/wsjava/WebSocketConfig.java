@@ -593,6 +593,12 @@ public final class WebSocketConfig {
      * The send streams ({@link WebSocket#sendBinaryStream()}) wait instead. Default 16 MiB: a peer that does not read cannot make this side
      * hold unbounded memory, while a burst of a few large messages still queues.
      *
+     * <p>A server stops reading a connection whose queue holds more than half this bound after
+     * the events of a read, until the queue is written out: a peer that sends faster than it reads
+     * the answers (an echo flood) is slowed by TCP, and the answers a listener sends from its
+     * callbacks are not refused. A client does not (two ends waiting for each other to read would
+     * wait for good).
+     *
      * @param bytes at least 1
      * @return this builder
      */

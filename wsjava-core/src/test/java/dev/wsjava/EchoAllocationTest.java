@@ -8,7 +8,6 @@ import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
-import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,23 +21,11 @@ class EchoAllocationTest {
 
   @Test
   void aBinaryEchoAllocatesLittleMoreThanItsFuture() throws Exception {
-    WebSocketConfig config =
-        WebSocketConfig.builder().transport(Transport.NIO).eventLoops(1).deflate(null).build();
-    try (WebSocketServer server =
-            WebSocketServer.builder()
-                .bind("127.0.0.1", 0)
-                .config(config)
-                .websocket("/echo", new WebSocketListener() {
-                  @Override
-                  public void onBinary(WebSocket ws, ByteBuffer data) {
-                    ws.sendBinary(data);
-                  }
-                })
-                .start();
+    try (WebSocketServer server = BinaryEcho.start(Transport.NIO);
         SocketChannel client =
             SocketChannel.open(new InetSocketAddress("127.0.0.1", server.port()))) {
       ByteBuffer in = ByteBuffer.allocateDirect(64 * 1024);
-      upgrade(client, in);
+      BinaryEcho.upgrade(client, in);
       ByteBuffer batch = ByteBuffer.allocateDirect(BATCH * 310);
       for (int i = 0; i < BATCH; i++) {
         batch.put((byte) 0x82).put((byte) (0x80 | 126)).putShort((short) 300).putInt(0x37fa213d);
@@ -69,27 +56,6 @@ class EchoAllocationTest {
       double perMessage = most / (double) (batches * BATCH);
       // 32 bytes are the future sendBinary returns; before issue 39 it was 173.
       assertTrue(perMessage < 64, perMessage + " bytes per message");
-    }
-  }
-
-  private static void upgrade(SocketChannel client, ByteBuffer in) throws IOException {
-    client.write(
-        ByteBuffer.wrap(
-            ("GET /echo HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                    + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
-                .getBytes(StandardCharsets.US_ASCII)));
-    ByteBuffer head = ByteBuffer.allocate(1024);
-    while (true) {
-      if (client.read(head) < 0) {
-        throw new IOException("closed during the handshake");
-      }
-      String s = new String(head.array(), 0, head.position(), StandardCharsets.ISO_8859_1);
-      int end = s.indexOf("\r\n\r\n");
-      if (end >= 0) {
-        assertTrue(s.startsWith("HTTP/1.1 101"), s);
-        in.put(head.array(), end + 4, head.position() - end - 4);
-        return;
-      }
     }
   }
 

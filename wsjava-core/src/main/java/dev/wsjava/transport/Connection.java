@@ -702,6 +702,7 @@ public abstract class Connection {
     long stalled;
     boolean midMessage;
     boolean feedAgain;
+    boolean answersPileUp;
     ReentrantLock lock = lock();
     lock.lock();
     try {
@@ -718,10 +719,14 @@ public abstract class Connection {
       stalled = session.stalledFor();
       midMessage = session.midMessage();
       feedAgain = session.mustFeedAgain();
+      answersPileUp = answersPileUp();
     } finally {
       lock.unlock();
     }
     afterEvents();
+    if (answersPileUp) {
+      pauseReadingUntilSent();
+    }
     if (midMessage || progress != null) {
       watchProgress(now, before - in.remaining(), midMessage);
     }
@@ -735,6 +740,21 @@ public abstract class Connection {
     }
     memory().progressed();
     return !in.hasRemaining() && !feedAgain;
+  }
+
+  /**
+   * Whether a server's reading should wait for its writes: its queue holds more than half its
+   * bound after a read's events. A peer that writes faster than it reads the answers (an echo
+   * flood) then meets TCP's backpressure instead of the queue's bound, where the answers a handler
+   * sends would fail and be lost to a handler that does not look at the futures. Only a server
+   * does this: two ends that both stopped reading until their queues drained would wait on each
+   * other for good. Under the lock.
+   */
+  private boolean answersPileUp() {
+    return session.role() == Role.SERVER
+        && !drainPause
+        && session.outboundBytes() > config.maxQueuedBytes() / 2
+        && session.state() != Session.State.CLOSED;
   }
 
   /** Applies the slow-trickle rule to a read; asks the transport for a timer while it watches. */

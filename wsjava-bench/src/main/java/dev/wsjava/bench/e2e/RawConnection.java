@@ -423,7 +423,7 @@ final class RawConnection {
         }
         int bad = payload.check(expectSeq, messageOffset, in, n);
         if (bad >= 0) {
-          fail("echo " + expectSeq + " is wrong at byte " + bad);
+          fail("echo " + expectSeq + " is wrong at byte " + bad + carries(n));
           return;
         }
       }
@@ -436,6 +436,20 @@ final class RawConnection {
         }
       }
     }
+  }
+
+  /**
+   * What a wrong binary echo carries where its sequence number belongs, when its first eight bytes
+   * are in hand: tells a reordered, repeated or lost echo (another message's number) from bytes
+   * corrupted in place.
+   */
+  private String carries(int n) {
+    if (workload.text() || messageOffset != 0 || n < 8) {
+      return "";
+    }
+    long seq = in.getLong(in.position() - n); // check() moved past the bytes it checked
+    return " (it carries sequence number " + seq + ", " + (seq - expectSeq >= 0 ? "+" : "")
+        + (seq - expectSeq) + ")";
   }
 
   /** Parses a frame header; false when more bytes are needed (nothing consumed then). */
