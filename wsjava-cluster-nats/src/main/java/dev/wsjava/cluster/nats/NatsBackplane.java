@@ -294,8 +294,9 @@ public final class NatsBackplane implements Topics.Backplane {
      * then reach back to. A node that was just started keeps nothing older than its consumer, so
      * without this each of thousands of subscribers coming back to it would read the stream on
      * its own (two lookups and an ephemeral consumer each), and many would pass the recovery
-     * timeout and get the gap signal. When the read cannot be kept (more than {@link
-     * Recent#MOST} messages) the subscriber reads the stream on its own.
+     * timeout and get the gap signal. When the read cannot all be kept (more than {@link
+     * Recent#MOST} messages) a subscriber whose id is older than what was kept reads the stream
+     * on its own.
      */
     CompletableFuture<List<Topics.Backplane.Entry>> missedAfter(long after) {
       List<Topics.Backplane.Entry> known = recent.after(after);
@@ -485,37 +486,38 @@ public final class NatsBackplane implements Topics.Backplane {
      * What a read of the stream gave: every message of the topic after {@code after} up to the
      * topic's last as the read began, the read having begun once the consumer was made (so what
      * the read does not hold, the consumer delivers). Kept in front of what the consumer
-     * delivered, unless that would be more than the capacity, or the consumer's messages no
-     * longer reach back to the read's last one (some were pushed out).
+     * delivered, unless the consumer's messages no longer reach back to the read's last one (some
+     * were pushed out); past the capacity, only the newest of them are kept.
      *
-     * @return whether they are known now
+     * @return whether everything after {@code after} is known now
      */
     synchronized boolean addOlder(long after, List<Topics.Backplane.Entry> read) {
       if (after >= from) {
         return true; // known already
       }
+      long newestRead = read.isEmpty() ? after : Long.parseLong(read.get(read.size() - 1).id());
+      if (dropped && newestRead < from) {
+        return false; // between the read and what is kept, some were pushed out
+      }
       long oldestKept = size == 0 ? Long.MAX_VALUE : seqs[head];
-      long newestRead = after;
-      int older = 0; // the read's messages before the oldest kept: the first ones
-      for (Topics.Backplane.Entry e : read) {
-        long seq = Long.parseLong(e.id());
-        newestRead = Math.max(newestRead, seq);
-        if (seq > after && seq < oldestKept) {
-          older++;
-        }
-      }
-      if ((dropped && newestRead < from) || older + size > seqs.length) {
-        return false;
-      }
       for (int i = read.size() - 1; i >= 0; i--) {
         Topics.Backplane.Entry e = read.get(i);
         long seq = Long.parseLong(e.id());
-        if (seq > after && seq < oldestKept) {
-          head = (head - 1 + seqs.length) % seqs.length;
-          seqs[head] = seq;
-          entries[head] = e;
-          size++;
+        if (seq <= after) {
+          break;
         }
+        if (seq >= oldestKept) {
+          continue; // delivered by the consumer too: kept already
+        }
+        if (size == seqs.length) {
+          from = seq; // no room: what follows it is kept, not it
+          dropped = true;
+          return false;
+        }
+        head = (head - 1 + seqs.length) % seqs.length;
+        seqs[head] = seq;
+        entries[head] = e;
+        size++;
       }
       from = after;
       return true;

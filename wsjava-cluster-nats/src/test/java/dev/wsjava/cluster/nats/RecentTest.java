@@ -68,6 +68,20 @@ class RecentTest {
   }
 
   @Test
+  void aReadLongerThanTheRoomLeftKeepsItsNewest() {
+    NatsBackplane.Recent kept = new NatsBackplane.Recent(4);
+    kept.add(40, entry(40));
+    assertThat(kept.addOlder(10, List.of(entry(20), entry(25), entry(30), entry(35), entry(40))))
+        .as("room for three of the four older ones").isFalse();
+    assertThat(kept.after(10)).as("20 did not fit").isNull();
+    assertThat(kept.after(19)).isNull();
+    assertThat(ids(kept.after(20))).containsExactly("25", "30", "35", "40");
+    kept.add(41, entry(41)); // pushes 25 out
+    assertThat(ids(kept.after(25))).containsExactly("30", "35", "40", "41");
+    assertThat(kept.after(24)).isNull();
+  }
+
+  @Test
   void aRedeliveryIsKeptOnceAndEachAnswerHasItsOwnPayloadPosition() {
     NatsBackplane.Recent kept = new NatsBackplane.Recent(4);
     kept.add(1, entry(1));

@@ -170,9 +170,21 @@ class RestartedNodeResumeTest {
           fresh.backplane().subscribe(topics.get(t)); // as Topics does for the first subscriber
         }
         for (int s = 0; s < SUBSCRIBERS; s++) {
+          if (s == SUBSCRIBERS / 2) {
+            // Half are back when 10 more are published (stored asynchronously): they arrive
+            // during the reads, and every answer must still be in order, without a hole.
+            for (int i = 50; i < 60; i++) {
+              for (String topic : topics) {
+                old.backplane().publish(topic, true, text(topic + " " + i));
+              }
+            }
+          }
           for (int t = 0; t < TOPICS; t++) {
             answers.add(fresh.backplane().history(topics.get(t), ids.get(t).get(29)));
           }
+        }
+        for (int t = 0; t < TOPICS; t++) {
+          ids.set(t, stored(old, topics.get(t), 0, 60));
         }
         for (int s = 0; s < SUBSCRIBERS; s++) {
           for (int t = 0; t < TOPICS; t++) {
@@ -186,14 +198,14 @@ class RestartedNodeResumeTest {
 
         // Live messages reach the fresh node's consumer; subscribers coming back later, with
         // the same id or one between, are answered from what the node keeps: no further read.
-        List<String> now = publish(old, topics.get(0), 50, 10);
-        for (int seen = 29; seen < 60; seen += 3) {
-          awaitAnswered(fresh, topics.get(0), now, seen, 60);
+        List<String> now = publish(old, topics.get(0), 60, 10);
+        for (int seen = 29; seen < 70; seen += 3) {
+          awaitAnswered(fresh, topics.get(0), now, seen, 70);
         }
         assertThat(fresh.backplane().streamReads.sum()).isEqualTo(TOPICS);
 
         // One that fell further behind (it saw only message 5): one more read, from its id.
-        assertEverythingAfter(topics.get(1), ids.get(1), 5, 50, fresh.backplane()
+        assertEverythingAfter(topics.get(1), ids.get(1), 5, 60, fresh.backplane()
             .history(topics.get(1), ids.get(1).get(5)).get(WAIT.toSeconds(), TimeUnit.SECONDS));
         assertThat(fresh.backplane().streamReads.sum()).isEqualTo(TOPICS + 1);
       }
