@@ -227,12 +227,11 @@ public final class NatsBackplane implements Topics.Backplane {
   /**
    * Reads what {@code topic} got after {@code lastId} (a stream sequence number), once this
    * node's consumer of the topic is made: what the stream stores after that point reaches this
-   * node live, so nothing falls between. Answered from the messages this node keeps of the topic
-   * ({@link Recent}) when they reach back to the id; otherwise the stream is read once for the
-   * topic, however many subscribers come back with ids at once, and what it gives is kept for
-   * them all (see {@link Feed#missedAfter}). Null when the stream no longer holds the message
-   * right after {@code lastId} (the first one it holds of the topic is later), or the id is not
-   * a number.
+   * node live, so nothing falls between. Answered from the latest messages this node keeps of
+   * the topic when they reach back to the id; otherwise the stream is read once for the topic,
+   * however many subscribers come back with ids at once, and what it gives is kept for them all.
+   * Null when the stream no longer holds the message right after {@code lastId} (the first one it
+   * holds of the topic is later), or the id is not a number.
    */
   @Override
   public CompletableFuture<List<Topics.Backplane.Entry>> history(String topic, String lastId) {
