@@ -260,6 +260,11 @@ public final class NatsBackplane implements Topics.Backplane {
   private final class Feed {
     final String topic;
     final Recent recent = new Recent(Math.min(history, Recent.MOST));
+    /**
+     * Set when the topic's last subscriber here left: what the consumer still delivers (it is
+     * stopped once it is made) is neither kept nor delivered; a later subscriber has a new feed.
+     */
+    volatile boolean closed;
     /** The consumer, once JetStream has made it; set by {@link #start}. */
     volatile CompletableFuture<io.nats.client.JetStreamSubscription> consumer;
     /** The read of the stream in flight, for ids from {@link #readingAfter} on; guarded by this. */
@@ -413,8 +418,8 @@ public final class NatsBackplane implements Topics.Backplane {
 
   private void receiveStored(Feed feed, io.nats.client.Message m) {
     byte[] data = m.getData();
-    if (data == null || data.length < 1 || !m.isJetStream()) {
-      return;
+    if (data == null || data.length < 1 || !m.isJetStream() || feed.closed) {
+      return; // not ours, or a consumer being stopped: a later subscriber has its own
     }
     received.increment();
     long seq = m.metaData().streamSequence();
@@ -557,6 +562,7 @@ public final class NatsBackplane implements Topics.Backplane {
   public void unsubscribe(String topic) {
     Feed feed = feeds.remove(topic);
     if (feed != null) {
+      feed.closed = true;
       feed.consumer.thenAccept(sub -> {
         try {
           dispatcher.unsubscribe(sub);

@@ -91,8 +91,8 @@ class RestartedNodeResumeTest {
   private static List<String> stored(Node node, String topic, int oldest, int count)
       throws Exception {
     String subject = node.backplane().subject(topic);
-    String stream = subject.substring(0, subject.lastIndexOf('.') + 1).replaceAll("[^A-Za-z0-9_-]", "_")
-        + "history";
+    String stream = subject.substring(0, subject.lastIndexOf('.') + 1)
+        .replaceAll("[^A-Za-z0-9_-]", "_") + "history";
     String newest = topic + " " + (oldest + count - 1);
     io.nats.client.Connection c = io.nats.client.Nats.connect(nats.url());
     try {
