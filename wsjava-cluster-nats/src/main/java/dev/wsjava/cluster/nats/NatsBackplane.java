@@ -75,12 +75,11 @@ public final class NatsBackplane implements Topics.Backplane {
   private final String stream; // the JetStream stream's name, with a history
   private volatile io.nats.client.JetStream js;
   private volatile io.nats.client.JetStreamManagement jsm;
-  /** With a history: each topic's ordered consumer, once JetStream has made it. */
-  private final ConcurrentHashMap<String, CompletableFuture<io.nats.client.JetStreamSubscription>>
-      consumers = new ConcurrentHashMap<>();
+  /** With a history: what this node receives of each topic it has subscribers for. */
+  private final ConcurrentHashMap<String, Feed> feeds = new ConcurrentHashMap<>();
+  /** With a history: how many times the stream was read for missed messages (tests count). */
+  final LongAdder streamReads = new LongAdder();
   private final Sequences sequences = new Sequences();
-  /** With a history: the latest messages of each topic this node received, see {@link Recent}. */
-  private final ConcurrentHashMap<String, Recent> recent = new ConcurrentHashMap<>();
   /** The NATS subscription of each topic this node has subscribers for. */
   private final ConcurrentHashMap<String, io.nats.client.Subscription> subjects =
       new ConcurrentHashMap<>();
@@ -226,11 +225,13 @@ public final class NatsBackplane implements Topics.Backplane {
   }
 
   /**
-   * Reads from the stream what {@code topic} got after {@code lastId} (a stream sequence number),
-   * once this node's consumer of the topic is made: what the stream stores after that point
-   * reaches this node live, so nothing falls between. Null when the stream no longer holds the
-   * message right after {@code lastId} (the first one it holds of the topic is later), or the id
-   * is not a number.
+   * Reads what {@code topic} got after {@code lastId} (a stream sequence number), once this
+   * node's consumer of the topic is made: what the stream stores after that point reaches this
+   * node live, so nothing falls between. Answered from the latest messages this node keeps of
+   * the topic when they reach back to the id; otherwise the stream is read once for the topic,
+   * however many subscribers come back with ids at once, and what it gives is kept for them all.
+   * Null when the stream no longer holds the message right after {@code lastId} (the first one it
+   * holds of the topic is later), or the id is not a number.
    */
   @Override
   public CompletableFuture<List<Topics.Backplane.Entry>> history(String topic, String lastId) {
@@ -240,23 +241,114 @@ public final class NatsBackplane implements Topics.Backplane {
     } catch (NumberFormatException e) {
       return CompletableFuture.completedFuture(null);
     }
-    CompletableFuture<io.nats.client.JetStreamSubscription> live = consumers.get(topic);
-    if (live == null || after < 0) {
+    Feed feed = feeds.get(topic);
+    if (feed == null || after < 0) {
       return CompletableFuture.completedFuture(null);
     }
-    return live.thenCompose(sub -> {
-      Recent kept = recent.get(topic);
-      List<Topics.Backplane.Entry> known = kept == null ? null : kept.after(after);
-      return known != null
-          ? CompletableFuture.completedFuture(known)
-          : CompletableFuture.supplyAsync(() -> read(subject(topic), after), HISTORY_READERS);
-    });
+    return feed.consumer.thenCompose(sub -> feed.missedAfter(after));
   }
 
   private static final java.util.concurrent.Executor HISTORY_READERS =
       Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("wsjava-nats-history").factory());
 
+  /**
+   * With a history: this node's ordered consumer of one topic and the messages it delivered,
+   * made when the node's first subscriber to the topic joins and dropped when the last leaves (a
+   * later subscriber gets a new one: what an old consumer still delivers goes to its own feed).
+   * Thread-safe.
+   */
+  private final class Feed {
+    final String topic;
+    final Recent recent = new Recent(Math.min(history, Recent.MOST));
+    /**
+     * Set when the topic's last subscriber here left: what the consumer still delivers (it is
+     * stopped once it is made) is neither kept nor delivered; a later subscriber has a new feed.
+     */
+    volatile boolean closed;
+    /** The consumer, once JetStream has made it; set by {@link #start}. */
+    volatile CompletableFuture<io.nats.client.JetStreamSubscription> consumer;
+    /** The read of the stream in flight, for ids from {@link #readingAfter} on; guarded by this. */
+    private CompletableFuture<Void> reading;
+    private long readingAfter;
+
+    Feed(String topic) {
+      this.topic = topic;
+    }
+
+    /** Makes the consumer off the caller's thread (a request to the server, under locks). */
+    Feed start() {
+      consumer = CompletableFuture.supplyAsync(() -> {
+        try {
+          return js.subscribe(subject(topic), dispatcher, m -> receiveStored(this, m), false,
+              io.nats.client.PushSubscribeOptions.builder().ordered(true)
+                  .configuration(io.nats.client.api.ConsumerConfiguration.builder()
+                      .deliverPolicy(io.nats.client.api.DeliverPolicy.New).build())
+                  .build());
+        } catch (IOException | io.nats.client.JetStreamApiException e) {
+          throw new IllegalStateException("cannot consume " + topic + " from " + stream, e);
+        }
+      }, HISTORY_READERS);
+      return this;
+    }
+
+    /**
+     * What came after {@code after}: from the kept messages when they reach back to it;
+     * otherwise one read of the stream from the oldest id asked for, which every subscriber
+     * coming back meanwhile with that id or a later one waits for, and which the kept messages
+     * then reach back to. A node that was just started keeps nothing older than its consumer, so
+     * without this each of thousands of subscribers coming back to it would read the stream on
+     * its own (two lookups and an ephemeral consumer each), and many would pass the recovery
+     * timeout and get the gap signal. When the read cannot all be kept (more than {@link
+     * Recent#MOST} messages) a subscriber whose id is older than what was kept reads the stream
+     * on its own.
+     */
+    CompletableFuture<List<Topics.Backplane.Entry>> missedAfter(long after) {
+      List<Topics.Backplane.Entry> known = recent.after(after);
+      if (known != null) {
+        return CompletableFuture.completedFuture(known);
+      }
+      CompletableFuture<Void> wait;
+      synchronized (this) {
+        if (reading == null || readingAfter > after) {
+          CompletableFuture<Void> read = new CompletableFuture<>();
+          reading = read;
+          readingAfter = after;
+          HISTORY_READERS.execute(() -> readOnce(read, after));
+        }
+        wait = reading;
+      }
+      return wait.thenCompose(read -> {
+        List<Topics.Backplane.Entry> now = recent.after(after);
+        return now != null
+            ? CompletableFuture.completedFuture(now)
+            : CompletableFuture.supplyAsync(() -> read(subject(topic), after), HISTORY_READERS);
+      });
+    }
+
+    private void readOnce(CompletableFuture<Void> done, long after) {
+      try {
+        List<Topics.Backplane.Entry> missed = read(subject(topic), after);
+        if (missed != null) {
+          recent.addOlder(after, missed);
+        }
+      } finally {
+        synchronized (this) {
+          if (reading == done) {
+            reading = null;
+          }
+        }
+        done.complete(null);
+      }
+    }
+  }
+
+  /**
+   * Reads from the stream the messages of {@code subject} after {@code after}, up to the last
+   * one it holds as the read begins. Null when the stream no longer holds the one right after
+   * (the first one it holds is later), or did not answer in time.
+   */
   private List<Topics.Backplane.Entry> read(String subject, long after) {
+    streamReads.increment();
     try {
       io.nats.client.api.MessageInfo first;
       io.nats.client.api.MessageInfo last;
@@ -324,86 +416,128 @@ public final class NatsBackplane implements Topics.Backplane {
     return Long.compare(Long.parseLong(a), Long.parseLong(b));
   }
 
-  /**
-   * With a history, this node receives {@code topic} through an ordered consumer of the stream
-   * (messages from now on, each with its sequence number), made off the caller's thread: it is a
-   * request to the server, and this is called under the topics' locks.
-   */
-  private void subscribeStream(String topic) {
-    consumers.computeIfAbsent(topic, t -> CompletableFuture.supplyAsync(() -> {
-      try {
-        return js.subscribe(subject(t), dispatcher, m -> receiveStored(t, m), false,
-            io.nats.client.PushSubscribeOptions.builder().ordered(true)
-                .configuration(io.nats.client.api.ConsumerConfiguration.builder()
-                    .deliverPolicy(io.nats.client.api.DeliverPolicy.New).build())
-                .build());
-      } catch (IOException | io.nats.client.JetStreamApiException e) {
-        throw new IllegalStateException("cannot consume " + t + " from " + stream, e);
-      }
-    }, HISTORY_READERS));
-  }
-
-  private void receiveStored(String topic, io.nats.client.Message m) {
+  private void receiveStored(Feed feed, io.nats.client.Message m) {
     byte[] data = m.getData();
-    if (data == null || data.length < 1 || !m.isJetStream()) {
-      return;
+    if (data == null || data.length < 1 || !m.isJetStream() || feed.closed) {
+      return; // not ours, or a consumer being stopped: a later subscriber has its own
     }
     received.increment();
     long seq = m.metaData().streamSequence();
-    recent.computeIfAbsent(topic, k -> new Recent(Math.min(history, Recent.MOST)))
-        .add(seq, new Topics.Backplane.Entry(Long.toString(seq), data[0] == 1,
-            ByteBuffer.wrap(data, 1, data.length - 1)));
+    feed.recent.add(seq, new Topics.Backplane.Entry(Long.toString(seq), data[0] == 1,
+        ByteBuffer.wrap(data, 1, data.length - 1)));
     Topics t = topics;
     if (t != null) {
-      t.publishLocal(topic, Long.toString(seq), data[0] == 1,
+      t.publishLocal(feed.topic, Long.toString(seq), data[0] == 1,
           ByteBuffer.wrap(data, 1, data.length - 1));
     }
   }
 
   /**
-   * The last messages of one topic that this node's ordered consumer delivered, every one of them
-   * from the oldest kept on (an ordered consumer has no gaps), so that a client resuming here
-   * after a node died gets what it missed without a JetStream request: asking the stream costs
-   * two lookups and an ephemeral consumer per topic of each client, which a few thousand clients
-   * back at once pay in seconds. A resume from before the oldest kept is read from the stream.
-   * Thread-safe (guarded by itself).
+   * The last messages of one topic that this node knows, every one of the topic's messages after
+   * a point ({@link #after} answers for ids from there on): those its ordered consumer delivered
+   * (an ordered consumer has no gaps), and in front of them what a read of the stream gave for a
+   * subscriber coming back ({@link #addOlder}). So a client resuming here gets what it missed
+   * without a JetStream request: asking the stream costs two lookups and an ephemeral consumer,
+   * which a few thousand clients back at once pay in seconds. Thread-safe (guarded by itself).
    */
   static final class Recent {
     /** At most this many messages a topic (fewer when the history is shorter). */
     static final int MOST = 1024;
 
+    /** Ascending sequence numbers and their messages, in a ring from {@link #head}. */
     private final long[] seqs;
     private final Topics.Backplane.Entry[] entries;
-    private int next; // where the next one goes
+    private int head;
     private int size;
+    /**
+     * Every message of the topic numbered above this is kept (or still coming from the
+     * consumer); MAX_VALUE while nothing is known.
+     */
+    private long from = Long.MAX_VALUE;
+    /** Whether a message the consumer delivered was pushed out (then it no longer reaches back). */
+    private boolean dropped;
 
     Recent(int capacity) {
       seqs = new long[capacity];
       entries = new Topics.Backplane.Entry[capacity];
     }
 
+    private int slot(int i) {
+      return (head + i) % seqs.length;
+    }
+
+    /** A message the consumer delivered, the newest. */
     synchronized void add(long seq, Topics.Backplane.Entry entry) {
-      if (size > 0 && seq <= seqs[(next - 1 + seqs.length) % seqs.length]) {
-        return; // redelivered: kept already
+      if (size > 0 && seq <= seqs[slot(size - 1)]) {
+        return; // redelivered, or read from the stream already
       }
-      seqs[next] = seq;
-      entries[next] = entry;
-      next = (next + 1) % seqs.length;
-      size = Math.min(size + 1, seqs.length);
+      if (size == 0 && from == Long.MAX_VALUE) {
+        from = seq; // the first one: what came before it is not known here
+      }
+      if (size == seqs.length) {
+        from = seqs[head]; // pushed out: every later one is still kept
+        entries[head] = null;
+        head = slot(1);
+        size--;
+        dropped = true;
+      }
+      seqs[slot(size)] = seq;
+      entries[slot(size)] = entry;
+      size++;
     }
 
     /**
-     * What came after {@code after}, in order, when that is known here: {@code after} is the
-     * oldest kept or later. Null otherwise (nothing kept, or older than the oldest).
+     * What a read of the stream gave: every message of the topic after {@code after} up to the
+     * topic's last as the read began, the read having begun once the consumer was made (so what
+     * the read does not hold, the consumer delivers). Kept in front of what the consumer
+     * delivered, unless the consumer's messages no longer reach back to the read's last one (some
+     * were pushed out); past the capacity, only the newest of them are kept.
+     *
+     * @return whether everything after {@code after} is known now
+     */
+    synchronized boolean addOlder(long after, List<Topics.Backplane.Entry> read) {
+      if (after >= from) {
+        return true; // known already
+      }
+      long newestRead = read.isEmpty() ? after : Long.parseLong(read.get(read.size() - 1).id());
+      if (dropped && newestRead < from) {
+        return false; // between the read and what is kept, some were pushed out
+      }
+      long oldestKept = size == 0 ? Long.MAX_VALUE : seqs[head];
+      for (int i = read.size() - 1; i >= 0; i--) {
+        Topics.Backplane.Entry e = read.get(i);
+        long seq = Long.parseLong(e.id());
+        if (seq <= after) {
+          break;
+        }
+        if (seq >= oldestKept) {
+          continue; // delivered by the consumer too: kept already
+        }
+        if (size == seqs.length) {
+          from = seq; // no room: what follows it is kept, not it
+          dropped = true;
+          return false;
+        }
+        head = (head - 1 + seqs.length) % seqs.length;
+        seqs[head] = seq;
+        entries[head] = e;
+        size++;
+      }
+      from = after;
+      return true;
+    }
+
+    /**
+     * What came after {@code after}, in order, when that is known here. Null otherwise (nothing
+     * known, or older than what is kept).
      */
     synchronized List<Topics.Backplane.Entry> after(long after) {
-      int oldest = (next - size + seqs.length) % seqs.length;
-      if (size == 0 || after < seqs[oldest]) {
+      if (after < from) {
         return null;
       }
       List<Topics.Backplane.Entry> missed = new ArrayList<>();
       for (int i = 0; i < size; i++) {
-        int k = (oldest + i) % seqs.length;
+        int k = slot(i);
         if (seqs[k] > after) {
           Topics.Backplane.Entry e = entries[k];
           missed.add(new Topics.Backplane.Entry(e.id(), e.text(), e.payload().duplicate()));
@@ -416,7 +550,7 @@ public final class NatsBackplane implements Topics.Backplane {
   @Override
   public void subscribe(String topic) {
     if (history > 0) {
-      subscribeStream(topic);
+      feeds.computeIfAbsent(topic, t -> new Feed(t).start());
       return;
     }
     Dispatcher d = dispatcher;
@@ -426,10 +560,10 @@ public final class NatsBackplane implements Topics.Backplane {
 
   @Override
   public void unsubscribe(String topic) {
-    CompletableFuture<io.nats.client.JetStreamSubscription> consumer = consumers.remove(topic);
-    recent.remove(topic);
-    if (consumer != null) {
-      consumer.thenAccept(sub -> {
+    Feed feed = feeds.remove(topic);
+    if (feed != null) {
+      feed.closed = true;
+      feed.consumer.thenAccept(sub -> {
         try {
           dispatcher.unsubscribe(sub);
         } catch (IllegalStateException closed) {
