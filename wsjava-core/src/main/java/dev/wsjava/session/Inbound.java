@@ -226,6 +226,25 @@ final class Inbound {
 
   private static final ThreadLocal<ByteBuffer> VIEW = new ThreadLocal<>();
 
+  /**
+   * The empty piece that ends a streamed message: this thread's own, made ready again each time (a
+   * piece is valid only during the call), so that ending a message allocates nothing; a virtual
+   * thread gets a fresh one, as it gets fresh views.
+   */
+  private static ByteBuffer endPiece() {
+    if (Thread.currentThread().isVirtual()) {
+      return EMPTY.duplicate();
+    }
+    ByteBuffer e = END_PIECE.get();
+    if (e == null) {
+      e = ByteBuffer.allocate(0);
+      END_PIECE.set(e);
+    }
+    return e.clear().order(java.nio.ByteOrder.BIG_ENDIAN);
+  }
+
+  private static final ThreadLocal<ByteBuffer> END_PIECE = new ThreadLocal<>();
+
   /** At the end of a data frame: a final one ends the message, which is delivered now. */
   void onDataFrameEnd() throws ProtocolException {
     if (!parser.fin()) {
@@ -240,7 +259,7 @@ final class Inbound {
     }
     if (streamMessages) {
       tally.add(messageSize, true);
-      listener.onMessagePart(messageType, EMPTY.duplicate(), true);
+      listener.onMessagePart(messageType, endPiece(), true);
     } else {
       tally.add(assemblyLength, true);
       ByteBuffer message = view(assembly, assemblyLength);
