@@ -181,6 +181,17 @@ final class Inbound {
       listener.onMessage(messageType, chunk);
       return;
     }
+    if (last && messageRsv == 0 && streamMessages) {
+      // The message ends in this chunk: its last piece carries it, rather than an empty piece
+      // after it (one call instead of two for a message in one frame).
+      checkDecoded(chunk);
+      checkTextComplete();
+      messageFinSignalled = true;
+      messageDelivered = true;
+      tally.add(messageSize, true);
+      listener.onMessagePart(messageType, chunk, true);
+      return;
+    }
     if (messageRsv == 0 || extensions.length == 0) {
       if (!streamMessages) {
         reserve((long) assemblyLength + chunk.remaining(), false); // before a byte is taken
