@@ -86,6 +86,12 @@ final class JSession implements Session, WebSocketListener {
    * stream or writer not yet closed): a part that is first and last goes out as a whole message.
    */
   volatile boolean sendingParts;
+  /**
+   * Chars or bytes sent from callbacks since {@link Sends#queued} last looked at the outbound
+   * queue. A heuristic: a lost update between the I/O thread and a streamed handler's thread only
+   * moves the next look.
+   */
+  int queuedSinceLook;
 
   /**
    * The idle timeout set after open ({@link #setMaxIdleTimeout}), watched here since the
