@@ -49,7 +49,9 @@ public interface WebSocketListener {
    * @param ws the connection
    * @param text whether the message is text (UTF-8) rather than binary
    * @param part the piece, possibly empty, valid only during the call
-   * @param last whether this piece ends the message
+   * @param last whether this piece ends the message: for an uncompressed message, the piece with
+   *     the end of its data (a message in one frame and one read comes as one piece); after
+   *     compressed data, an empty piece
    */
   default void onMessagePart(WebSocket ws, boolean text, ByteBuffer part, boolean last) {}
 

@@ -181,6 +181,17 @@ final class Inbound {
       listener.onMessage(messageType, chunk);
       return;
     }
+    if (last && messageRsv == 0 && streamMessages) {
+      // The message ends in this chunk: its last piece carries it, rather than an empty piece
+      // after it (one call instead of two for a message in one frame).
+      checkDecoded(chunk);
+      checkTextComplete();
+      messageFinSignalled = true;
+      messageDelivered = true;
+      tally.add(messageSize, true);
+      listener.onMessagePart(messageType, chunk, true);
+      return;
+    }
     if (messageRsv == 0 || extensions.length == 0) {
       if (!streamMessages) {
         reserve((long) assemblyLength + chunk.remaining(), false); // before a byte is taken
@@ -226,6 +237,25 @@ final class Inbound {
 
   private static final ThreadLocal<ByteBuffer> VIEW = new ThreadLocal<>();
 
+  /**
+   * The empty piece that ends a streamed message: this thread's own, made ready again each time (a
+   * piece is valid only during the call), so that ending a message allocates nothing; a virtual
+   * thread gets a fresh one, as it gets fresh views.
+   */
+  private static ByteBuffer endPiece() {
+    if (Thread.currentThread().isVirtual()) {
+      return EMPTY.duplicate();
+    }
+    ByteBuffer e = END_PIECE.get();
+    if (e == null) {
+      e = ByteBuffer.allocate(0);
+      END_PIECE.set(e);
+    }
+    return e.clear().order(java.nio.ByteOrder.BIG_ENDIAN);
+  }
+
+  private static final ThreadLocal<ByteBuffer> END_PIECE = new ThreadLocal<>();
+
   /** At the end of a data frame: a final one ends the message, which is delivered now. */
   void onDataFrameEnd() throws ProtocolException {
     if (!parser.fin()) {
@@ -240,7 +270,7 @@ final class Inbound {
     }
     if (streamMessages) {
       tally.add(messageSize, true);
-      listener.onMessagePart(messageType, EMPTY.duplicate(), true);
+      listener.onMessagePart(messageType, endPiece(), true);
     } else {
       tally.add(assemblyLength, true);
       ByteBuffer message = view(assembly, assemblyLength);

@@ -25,7 +25,8 @@ public interface SessionListener {
    *
    * @param type {@link Opcode#TEXT} or {@link Opcode#BINARY}, the type of the whole message
    * @param chunk the piece, possibly empty
-   * @param last whether this is the message's last piece
+   * @param last whether this is the message's last piece: the one that completes an uncompressed
+   *     message's data, else an empty piece after the data
    */
   default void onMessagePart(Opcode type, ByteBuffer chunk, boolean last) {}
 

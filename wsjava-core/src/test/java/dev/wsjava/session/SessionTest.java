@@ -106,7 +106,27 @@ class SessionTest {
     s.receive(new Wire(Role.CLIENT).frame(0x01, "Hel").buffer(), events);
     assertThat(events.events).containsExactly("part:TEXT:Hel");
     s.receive(new Wire(Role.CLIENT).frame(0x80, "lo").buffer(), events);
-    assertThat(events.events).containsExactly("part:TEXT:Hel", "part:TEXT:lo", "part:TEXT::last");
+    // The piece that ends the message is the last: no empty piece after it.
+    assertThat(events.events).containsExactly("part:TEXT:Hel", "part:TEXT:lo:last");
+  }
+
+  @Test
+  void aStreamedMessageEndedByAnEmptyFrameEndsWithAnEmptyPiece() {
+    Session s = new Session(Role.CLIENT, SessionConfig.DEFAULTS.withStreamMessages(true), List.of());
+    s.receive(new Wire(Role.CLIENT).frame(0x01, "Hel").buffer(), events);
+    s.receive(new Wire(Role.CLIENT).frame(0x80, "").buffer(), events);
+    assertThat(events.events).containsExactly("part:TEXT:Hel", "part:TEXT::last");
+  }
+
+  @Test
+  void aStreamedTextMessageEndingInsideACharacterIsRefusedBeforeItsLastPiece() {
+    Session s = new Session(Role.CLIENT, SessionConfig.DEFAULTS.withStreamMessages(true), List.of());
+    byte[] euro = "\u20ac".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    ByteBuffer wire = ByteBuffer.allocate(4).put((byte) 0x81).put((byte) 2).put(euro, 0, 2).flip();
+    s.receive(wire, events);
+    assertThat(events.events).noneMatch(e -> e.startsWith("part:"));
+    assertThat(events.failure).isNotNull();
+    assertThat(events.failure.getMessage()).contains("inside a UTF-8 sequence");
   }
 
   @Test

@@ -84,6 +84,8 @@ final class Peers {
 
   /** The scenarios of the Jakarta targets: latency, small messages, large, many connections. */
   private static final Set<String> JAKARTA_SCENARIOS = Set.of("1", "2", "3", "4");
+  /** The whole-message form's: not 1,000 connections (Tomcat's buffers of 16 MiB per session). */
+  private static final Set<String> JAKARTA_WHOLE_SCENARIOS = Set.of("1", "2", "3");
 
   static final List<Server> SERVERS = List.of(
       new Server("wsjava-nio", "wsjava", P + "wsjava.WsjavaEchoServer", List.of("nio"), true, true,
@@ -133,6 +135,22 @@ final class Peers {
       new Server("jakarta-tyrus", "jakarta-tyrus", P + "jakarta.tyrus.TyrusJakartaEchoServer",
           List.of(), false, false, Kind.JAKARTA, JAKARTA_SCENARIOS, "Tyrus 2.2.0 standalone server"
               + " on Grizzly, the shared annotated echo endpoint (no plain HTTP)"),
+      // The same four with the whole-message form of the endpoint (JakartaWholeEcho), compared
+      // among themselves: ./bench jakarta --whole.
+      new Server("jakarta-wsjava-whole", "jakarta-wsjava",
+          P + "jakarta.wsjava.WsjavaJakartaEchoServer", List.of("--whole"), true, false,
+          Kind.WSJAVA, JAKARTA_WHOLE_SCENARIOS, "jakarta-wsjava deploying the whole-message"
+              + " endpoint (String and ByteBuffer, sent back whole)"),
+      new Server("jakarta-tomcat-whole", "jakarta-tomcat",
+          P + "jakarta.tomcat.TomcatJakartaEchoServer", List.of("--whole"), true, false,
+          Kind.JAKARTA, JAKARTA_WHOLE_SCENARIOS, "jakarta-tomcat deploying the whole-message"
+              + " endpoint"),
+      new Server("jakarta-jetty-whole", "jakarta-jetty", P + "jakarta.jetty.JettyJakartaEchoServer",
+          List.of("--whole"), true, false, Kind.JAKARTA, JAKARTA_WHOLE_SCENARIOS, "jakarta-jetty"
+              + " deploying the whole-message endpoint"),
+      new Server("jakarta-tyrus-whole", "jakarta-tyrus", P + "jakarta.tyrus.TyrusJakartaEchoServer",
+          List.of("--whole"), false, false, Kind.JAKARTA, JAKARTA_WHOLE_SCENARIOS, "jakarta-tyrus"
+              + " deploying the whole-message endpoint (no plain HTTP)"),
       new Server("node", "node", null, List.of(), true, true, Kind.REFERENCE, Set.of(),
           "Node.js with ws 8.23.0 (npm): a non-JVM reference, in no ratio"),
       new Server("bun", "bun", null, List.of(), true, true, Kind.NATIVE, Set.of(),

@@ -78,6 +78,9 @@ final class Report {
 
   /** wsjava's Jakarta target, compared with the Jakarta containers and with the core API. */
   static final String JAKARTA = "jakarta-wsjava";
+  private static final String WHOLE = "-whole";
+  /** The same with the whole-message endpoint, compared with the containers' {@code -whole}. */
+  static final String JAKARTA_WHOLE = JAKARTA + WHOLE;
   /** The core API's target the Jakarta adapter is held to (within 10 %, issue 36). */
   static final String CORE = "wsjava-nio";
 
@@ -240,7 +243,7 @@ final class Report {
    */
   static void ratios(StringBuilder md, Scenarios.Scenario s, Results results) {
     List<String> ours = results.targets(s.id()).stream()
-        .filter(t -> isWsjava(t) && !t.equals(JAKARTA)).toList();
+        .filter(t -> isWsjava(t) && !t.equals(JAKARTA) && !t.equals(JAKARTA_WHOLE)).toList();
     if (ours.isEmpty()) {
       return;
     }
@@ -300,7 +303,14 @@ final class Report {
    * @param results the figures
    */
   static void jakartaRatios(StringBuilder md, Scenarios.Scenario s, Results results) {
-    if (!results.targets(s.id()).contains(JAKARTA)) {
+    jakartaRatios(md, s, results, JAKARTA, t -> isJakartaPeer(t) && !t.endsWith(WHOLE));
+    jakartaRatios(md, s, results, JAKARTA_WHOLE, t -> isJakartaPeer(t) && t.endsWith(WHOLE));
+  }
+
+  /** The Jakarta table of one endpoint form: wsjava's target and the containers of that form. */
+  private static void jakartaRatios(StringBuilder md, Scenarios.Scenario s, Results results,
+      String jakarta, java.util.function.Predicate<String> isPeer) {
+    if (!results.targets(s.id()).contains(jakarta)) {
       return;
     }
     boolean core = results.targets(s.id()).contains(CORE);
@@ -309,28 +319,29 @@ final class Report {
     List<Scenarios.Metric> metrics = new ArrayList<>(s.metrics());
     metrics.addAll(s.cpu());
     for (Scenarios.Metric m : metrics) {
-      if (results.cell(s.id(), JAKARTA).stats(m.key()) == null) {
+      if (results.cell(s.id(), jakarta).stats(m.key()) == null) {
         continue;
       }
-      String peer = best(s, m, results, Report::isJakartaPeer);
+      String peer = best(s, m, results, isPeer);
       rows.append("| ").append(m.label()).append(m.higherIsBetter() ? " ↑" : " ↓").append(" | ")
           .append(reference(s, m, peer, results)).append(" | ")
-          .append(Format.cell(cell(s, m, JAKARTA, peer, results, Report::isJakartaPeer))).append(" |");
+          .append(Format.cell(cell(s, m, jakarta, peer, results, isPeer))).append(" |");
       if (core) {
         String c = results.cell(s.id(), CORE).stats(m.key()) == null ? null : CORE;
         rows.append(' ').append(reference(s, m, c, results)).append(" | ")
-            .append(Format.cell(cell(s, m, JAKARTA, c, results, isCore))).append(" |");
+            .append(Format.cell(cell(s, m, jakarta, c, results, isCore))).append(" |");
       }
       rows.append('\n');
     }
     if (rows.isEmpty()) {
       return;
     }
-    md.append("\nJakarta WebSocket: ").append(JAKARTA).append(" ÷ the best of the other Jakarta"
-        + " containers (Tomcat, Jetty, Tyrus, the same annotated endpoint)")
+    md.append("\nJakarta WebSocket: ").append(jakarta).append(" ÷ the best of the other Jakarta"
+        + " containers (Tomcat, Jetty, Tyrus, the same annotated endpoint")
+        .append(jakarta.equals(JAKARTA_WHOLE) ? ", whole messages)" : ")")
         .append(core ? " and ÷ wsjava's core API (" + CORE + ", the same scenario)" : "")
         .append(", read as the ratios above:\n\n| metric | best Jakarta container | ")
-        .append(JAKARTA).append(" ÷ container |").append(core ? " core API | " + JAKARTA + " ÷ core |" : "")
+        .append(jakarta).append(" ÷ container |").append(core ? " core API | " + jakarta + " ÷ core |" : "")
         .append("\n|---|---|---:|").append(core ? "---|---:|" : "").append('\n').append(rows);
   }
 

@@ -62,23 +62,41 @@ class ReportTest {
 
   @Test
   void theJakartaTargetIsComparedWithTheOtherContainersAndWithTheCoreApiOnly() {
-    Results r = new Results();
-    r.startRun(1);
-    r.add("2", "jakarta-wsjava", "msgs_per_s", 300_000);
-    r.add("2", "jakarta-tomcat", "msgs_per_s", 150_000);
-    r.add("2", "jakarta-jetty", "msgs_per_s", 200_000);
-    r.add("2", "wsjava-nio", "msgs_per_s", 320_000);
-    r.add("2", "netty", "msgs_per_s", 400_000);
-    StringBuilder md = new StringBuilder();
-    Report.ratios(md, Scenarios.SMALL, r);
-    Report.jakartaRatios(md, Scenarios.SMALL, r);
-    String out = md.toString();
+    String out = jakartaReport(Map.of("jakarta-wsjava", 300_000, "jakarta-tomcat", 150_000,
+        "jakarta-jetty", 200_000, "wsjava-nio", 320_000, "netty", 400_000));
     // The core API's target against the JVM peers, with no Jakarta container among them.
     assertThat(out).contains("| 64 in flight ↑ | netty 400,000 msg/s | 0.80× behind |\n");
     assertThat(out).doesNotContain("jakarta-wsjava ÷ JVM");
     // The Jakarta target against the best container (Jetty) and against wsjava-nio.
     assertThat(out).contains("| 64 in flight ↑ | jakarta-jetty 200,000 msg/s | 1.50× **ahead** |"
         + " wsjava-nio 320,000 msg/s | 0.94× behind |");
+  }
+
+  @Test
+  void eachJakartaFormIsComparedWithTheContainersOfItsOwnForm() {
+    String out = jakartaReport(Map.of("jakarta-wsjava", 300_000, "jakarta-jetty", 200_000,
+        "jakarta-wsjava-whole", 330_000, "jakarta-tomcat-whole", 220_000,
+        "jakarta-jetty-whole", 110_000, "wsjava-nio", 330_000));
+    assertThat(out).doesNotContain("jakarta-wsjava-whole ÷ JVM");
+    // Parts against the parts container only (Jetty's 200,000, not Tomcat's whole 220,000) ...
+    assertThat(out).contains("| 64 in flight ↑ | jakarta-jetty 200,000 msg/s | 1.50× **ahead** |"
+        + " wsjava-nio 330,000 msg/s | 0.91× behind |");
+    // ... and whole messages against the best whole-message container.
+    assertThat(out).contains("jakarta-wsjava-whole ÷ the best of the other Jakarta containers"
+        + " (Tomcat, Jetty, Tyrus, the same annotated endpoint, whole messages)");
+    assertThat(out).contains("| 64 in flight ↑ | jakarta-tomcat-whole 220,000 msg/s | 1.50× **ahead** |"
+        + " wsjava-nio 330,000 msg/s | 1.00× even |");
+  }
+
+  /** Scenario 2's ratios and Jakarta tables for one run of these targets' rates at 64 in flight. */
+  private static String jakartaReport(Map<String, Integer> rates) {
+    Results r = new Results();
+    r.startRun(1);
+    rates.forEach((target, rate) -> r.add("2", target, "msgs_per_s", rate));
+    StringBuilder md = new StringBuilder();
+    Report.ratios(md, Scenarios.SMALL, r);
+    Report.jakartaRatios(md, Scenarios.SMALL, r);
+    return md.toString();
   }
 
   @Test

@@ -100,7 +100,7 @@ final class AsyncRemote implements RemoteEndpoint.Async {
 
     private Void queued() throws ExecutionException {
       try {
-        Sends.queued(s.ws, f);
+        Sends.queued(s, s.ws, f, Sends.LOOK_EVERY);
         return null;
       } catch (IOException e) {
         throw new ExecutionException(e.getCause() == null ? e : e.getCause());

@@ -1,5 +1,6 @@
 package dev.wsjava.jakarta.internal;
 
+import dev.wsjava.WebSocket;
 import jakarta.websocket.EncodeException;
 import jakarta.websocket.RemoteEndpoint;
 import java.io.IOException;
@@ -20,7 +21,8 @@ final class BasicRemote implements RemoteEndpoint.Basic {
   public void sendText(String text) throws IOException {
     check(text);
     if (JSession.inCallback()) {
-      Sends.queued(Sends.socket(s), Sends.socket(s).sendText(text)); // the hot path: no capture
+      WebSocket ws = Sends.socket(s); // the hot path: no capture
+      Sends.queued(s, ws, ws.sendText(text), text.length());
       return;
     }
     Sends.blocking(s, () -> s.ws.sendText(text));
@@ -30,7 +32,9 @@ final class BasicRemote implements RemoteEndpoint.Basic {
   public void sendBinary(ByteBuffer data) throws IOException {
     check(data);
     if (JSession.inCallback()) {
-      Sends.queued(Sends.socket(s), Sends.socket(s).sendBinary(data));
+      WebSocket ws = Sends.socket(s);
+      int size = data.remaining();
+      Sends.queued(s, ws, ws.sendBinary(data), size);
       return;
     }
     Sends.blocking(s, () -> s.ws.sendBinary(data));
@@ -65,7 +69,7 @@ final class BasicRemote implements RemoteEndpoint.Basic {
     check(data);
     java.util.concurrent.CompletableFuture<Void> f = Sends.object(s, data);
     if (JSession.inCallback()) {
-      Sends.queued(Sends.socket(s), f);
+      Sends.queued(s, Sends.socket(s), f, Sends.LOOK_EVERY);
       return;
     }
     Sends.await(f);

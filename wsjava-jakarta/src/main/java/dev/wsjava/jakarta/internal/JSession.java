@@ -86,6 +86,12 @@ final class JSession implements Session, WebSocketListener {
    * stream or writer not yet closed): a part that is first and last goes out as a whole message.
    */
   volatile boolean sendingParts;
+  /**
+   * Chars or bytes sent from callbacks since {@link Sends#queued} last looked at the outbound
+   * queue. A heuristic: a lost update between the I/O thread and a streamed handler's thread only
+   * moves the next look.
+   */
+  int queuedSinceLook;
 
   /**
    * The idle timeout set after open ({@link #setMaxIdleTimeout}), watched here since the
@@ -323,10 +329,23 @@ final class JSession implements Session, WebSocketListener {
 
   /**
    * A partial handler: each piece goes out once the next one shows whether it ends the message
-   * (the connection ends a streamed message with an empty last piece). Text pieces are cut at a
-   * character boundary; a split character goes with the next.
+   * (the connection's piece that ends a message may be empty). Text pieces are cut at a character
+   * boundary; a split character goes with the next. A message that comes as one piece (in one
+   * frame and one read) goes out as it is, without being held.
    */
   private void partial(Sink s, ByteBuffer part, boolean last) {
+    if (last && !heldAny) {
+      switch (s.raw) {
+        case STRING_PARTIAL -> deliver(s, utf8(part), true);
+        case BYTES_PARTIAL -> {
+          byte[] copy = new byte[part.remaining()];
+          part.get(copy);
+          deliver(s, copy, true);
+        }
+        default -> deliver(s, part, true); // valid during the call, as whole ByteBuffer messages are
+      }
+      return;
+    }
     int n = part.remaining();
     if (n > 0) {
       if (heldAny) {
@@ -350,6 +369,23 @@ final class JSession implements Session, WebSocketListener {
       heldAny = false;
       heldLength = 0;
     }
+  }
+
+  /**
+   * Decodes a piece that holds whole characters (the connection checked its UTF-8). A direct
+   * buffer's bytes go through {@link #held}, free while nothing is held, so that the String is all
+   * the piece costs.
+   */
+  private String utf8(ByteBuffer part) {
+    int n = part.remaining();
+    if (part.hasArray()) {
+      return new String(part.array(), part.arrayOffset() + part.position(), n, StandardCharsets.UTF_8);
+    }
+    if (held == null || held.length < n) {
+      held = new byte[n];
+    }
+    part.get(held, 0, n);
+    return new String(held, 0, n, StandardCharsets.UTF_8);
   }
 
   private void deliverPart(Sink s, byte[] bytes, int length, boolean last) {

@@ -20,6 +20,11 @@ import java.util.function.Supplier;
 final class Sends {
   /** A callback that has queued this much slows its peer down (flow control, not failure). */
   private static final long PAUSE_ABOVE = 1 << 20;
+  /**
+   * A callback's sends look at the outbound queue (which takes the connection's lock) once per
+   * this many bytes queued, not at every send: a pause comes at most this much later.
+   */
+  static final int LOOK_EVERY = 64 * 1024;
 
   private Sends() {}
 
@@ -35,7 +40,7 @@ final class Sends {
   static void blocking(JSession s, Supplier<CompletableFuture<Void>> send) throws IOException {
     WebSocket ws = socket(s);
     if (JSession.inCallback()) {
-      queued(ws, call(ws, send));
+      queued(s, ws, call(ws, send), LOOK_EVERY);
       return;
     }
     long deadline = System.nanoTime() + 60_000_000_000L;
@@ -68,8 +73,11 @@ final class Sends {
   static void part(JSession s, String text, ByteBuffer binary, boolean last) throws IOException {
     WebSocket ws = socket(s);
     boolean whole = last && !s.sendingParts;
-    s.sendingParts = !last;
+    if (!whole) {
+      s.sendingParts = !last; // unchanged (false) for a whole message: no volatile write
+    }
     if (JSession.inCallback()) {
+      int size = text != null ? text.length() : binary.remaining();
       CompletableFuture<Void> f;
       try {
         f = text != null ? (whole ? ws.sendText(text) : ws.sendText(text, last))
@@ -77,7 +85,7 @@ final class Sends {
       } catch (IllegalStateException e) {
         throw new IOException(e.getMessage(), e);
       }
-      queued(ws, f);
+      queued(s, ws, f, size);
       return;
     }
     if (text != null) {
@@ -90,13 +98,19 @@ final class Sends {
   /**
    * A blocking send made inside a callback: it returns once queued (its failure, if already
    * known, is thrown), and a callback that has queued much slows its peer's reading.
+   *
+   * @param size the send's size (chars or bytes), or {@link #LOOK_EVERY} to look at the queue now
    */
-  static void queued(WebSocket ws, CompletableFuture<Void> f) throws IOException {
+  static void queued(JSession s, WebSocket ws, CompletableFuture<Void> f, int size)
+      throws IOException {
     if (f.isCompletedExceptionally()) {
       await(f);
     }
-    if (ws.queuedBytes() > PAUSE_ABOVE) {
-      ws.pauseReadingUntilSent();
+    if ((s.queuedSinceLook += size) >= LOOK_EVERY) {
+      s.queuedSinceLook = 0;
+      if (ws.queuedBytes() > PAUSE_ABOVE) {
+        ws.pauseReadingUntilSent();
+      }
     }
   }
 

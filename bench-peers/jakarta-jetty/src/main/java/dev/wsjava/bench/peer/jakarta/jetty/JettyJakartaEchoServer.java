@@ -1,6 +1,7 @@
 package dev.wsjava.bench.peer.jakarta.jetty;
 
 import dev.wsjava.bench.peer.PeerArgs;
+import dev.wsjava.bench.peer.jakarta.EchoTarget;
 import dev.wsjava.bench.peer.jakarta.JakartaEcho;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
@@ -25,11 +26,12 @@ public final class JettyJakartaEchoServer {
   /**
    * Starts the server and runs until killed.
    *
-   * @param args {@link PeerArgs}
+   * @param args {@link EchoTarget}: {@code [--whole]} then {@link PeerArgs}
    * @throws Exception when it cannot start
    */
   public static void main(String[] args) throws Exception {
-    PeerArgs peer = PeerArgs.parse(args);
+    EchoTarget target = EchoTarget.parse(args);
+    PeerArgs peer = target.peer();
     if (peer.tls() != null) {
       throw new IllegalArgumentException("the Jetty Jakarta target serves ws:// only");
     }
@@ -55,12 +57,12 @@ public final class JettyJakartaEchoServer {
       container.setDefaultMaxSessionIdleTimeout(Duration.ofMinutes(10).toMillis());
       container.setDefaultMaxTextMessageBufferSize(PeerArgs.MAX_MESSAGE);
       container.setDefaultMaxBinaryMessageBufferSize(PeerArgs.MAX_MESSAGE);
-      container.addEndpoint(JakartaEcho.class);
+      container.addEndpoint(target.endpoint());
     });
     server.setHandler(context);
     server.start();
     peer.ready("jetty 12.1.14 ee11, a pool of " + pool.getMinThreads() + "-"
-        + pool.getMaxThreads() + " threads");
+        + pool.getMaxThreads() + " threads" + (target.whole() ? ", whole messages" : ""));
     server.join();
   }
 }

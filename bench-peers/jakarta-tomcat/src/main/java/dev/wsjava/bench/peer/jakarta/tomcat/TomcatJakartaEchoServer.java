@@ -1,6 +1,7 @@
 package dev.wsjava.bench.peer.jakarta.tomcat;
 
 import dev.wsjava.bench.peer.PeerArgs;
+import dev.wsjava.bench.peer.jakarta.EchoTarget;
 import dev.wsjava.bench.peer.jakarta.JakartaEcho;
 import jakarta.servlet.ServletContainerInitializer;
 import jakarta.servlet.ServletException;
@@ -28,11 +29,12 @@ public final class TomcatJakartaEchoServer {
   /**
    * Starts the server and runs until killed.
    *
-   * @param args {@link PeerArgs}
+   * @param args {@link EchoTarget}: {@code [--whole]} then {@link PeerArgs}
    * @throws Exception when it cannot start
    */
   public static void main(String[] args) throws Exception {
-    PeerArgs peer = PeerArgs.parse(args);
+    EchoTarget target = EchoTarget.parse(args);
+    PeerArgs peer = target.peer();
     if (peer.tls() != null) {
       throw new IllegalArgumentException("the Tomcat Jakarta target serves ws:// only");
     }
@@ -52,7 +54,7 @@ public final class TomcatJakartaEchoServer {
       ServerContainer sc = (ServerContainer) servletContext.getAttribute(
           ServerContainer.class.getName());
       try {
-        sc.addEndpoint(JakartaEcho.class);
+        sc.addEndpoint(target.endpoint());
       } catch (DeploymentException e) {
         throw new ServletException(e);
       }
@@ -69,7 +71,7 @@ public final class TomcatJakartaEchoServer {
     }).addMapping("/");
     tomcat.start();
     peer.ready("tomcat 11.0.29, nio connector, threads up to "
-        + connector.getProperty("maxThreads"));
+        + connector.getProperty("maxThreads") + (target.whole() ? ", whole messages" : ""));
     tomcat.getServer().await();
   }
 }
