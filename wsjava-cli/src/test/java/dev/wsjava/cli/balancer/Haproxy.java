@@ -59,7 +59,7 @@ public final class Haproxy extends Balancer {
           timeout client 1h
           timeout server 1h
           retries 3
-          option redispatch
+          option redispatch 1
 
         frontend websocket
         """);
@@ -73,7 +73,8 @@ public final class Haproxy extends Balancer {
     for (int i = 0; i < nodePorts.size(); i++) {
       b.append("  server node").append(i + 1).append(" 127.0.0.1:").append(nodePorts.get(i))
           .append(proxyProtocol ? " send-proxy-v2 check check-send-proxy" : " check")
-          .append(" inter 1s fastinter 250ms fall 2 rise 2\n");
+          .append(" inter 1s fastinter 250ms fall 2 rise 2 observe layer4 error-limit 1"
+              + " on-error mark-down\n");
     }
     return b.toString();
   }
