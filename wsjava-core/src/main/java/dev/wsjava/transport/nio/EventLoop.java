@@ -20,6 +20,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -66,6 +67,8 @@ final class EventLoop implements Executor, AutoCloseable, ConnectionTimers.Sched
   private final BufferPool pool = new BufferPool();
   private final FramePool framePool = new FramePool();
   private final ByteBuffer[] gather = new ByteBuffer[GATHER];
+  /** The selector's action, made once: a method reference made at each poll was garbage. */
+  private final Consumer<SelectionKey> onSelected = this::onSelected;
   private final CompletableFuture<Void> terminated = new CompletableFuture<>();
   private final long spinNanos;
   private boolean handledIo; // whether the last turn's select found a ready channel
@@ -409,9 +412,9 @@ final class EventLoop implements Executor, AutoCloseable, ConnectionTimers.Sched
       long timeoutMillis = selectTimeoutMillis();
       wakeupPending.set(false); // from here a task from another thread wakes the select
       if (!tasks.isEmpty() || !nextTurn.isEmpty() || timeoutMillis < 0) {
-        ready = selector.selectNow(this::onSelected);
+        ready = selector.selectNow(onSelected);
       } else {
-        ready = selector.select(this::onSelected, timeoutMillis); // 0 blocks until woken
+        ready = selector.select(onSelected, timeoutMillis); // 0 blocks until woken
       }
     }
     handledIo = ready > 0;
@@ -437,7 +440,7 @@ final class EventLoop implements Executor, AutoCloseable, ConnectionTimers.Sched
     }
     long now;
     do {
-      int ready = tasks.isEmpty() && !stopping ? selector.selectNow(this::onSelected) : 0;
+      int ready = tasks.isEmpty() && !stopping ? selector.selectNow(onSelected) : 0;
       if (ready > 0 || !tasks.isEmpty() || stopping) {
         adaptiveSpin.found();
         return ready;
