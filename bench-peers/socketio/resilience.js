@@ -10,6 +10,7 @@
 const { spawn } = require('child_process');
 const fs = require('fs');
 const net = require('net');
+const os = require('os');
 const path = require('path');
 
 const args = Object.fromEntries(process.argv.slice(2).reduce((a, v, i, all) =>
@@ -59,6 +60,7 @@ function ticks(pid) {
 }
 
 async function main() {
+  const loadAtStart = os.loadavg()[0]; // what else ran on the machine, for the table's title
   const { io } = require('socket.io-client');
   const clients = Number(args.clients || 1000), rate = Number(args.rate || 200), after = Number(args.after || 5);
   const work = args.work || 'run'; fs.mkdirSync(work, { recursive: true });
@@ -218,7 +220,7 @@ async function main() {
   }, async () => {});
   clearInterval(timer);
   console.log();
-  console.log(`Socket.IO 4.8, redis-streams-adapter, connection-state recovery ${args.recovery}: ${clients} clients, ${topics} rooms, ${rate} msg/s (indicative: measured on a loaded machine)`);
+  console.log(`Socket.IO 4.8, redis-streams-adapter, connection-state recovery ${args.recovery}: ${clients} clients, ${topics} rooms, ${rate} msg/s (load average ${loadAtStart.toFixed(1)} at the start)`);
   console.log('| scenario | clients dropped | all reconnected after (ms) | all receiving again after (ms) | lost | duplicated | gap signals | reconnect attempts | p99 during (ms) | p99 after (ms) | CPU per node (%) |');
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|');
   rows.forEach(r => console.log(r));

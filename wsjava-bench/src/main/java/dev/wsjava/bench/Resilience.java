@@ -241,6 +241,9 @@ public final class Resilience {
   }
 
   private void run() throws Exception {
+    // What else ran on the machine, for the table's title: the figures are only as good as that.
+    double loadAtStart =
+        java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
     Files.createDirectories(work);
     startEngine();
     for (int i = 0; i < 3; i++) {
@@ -322,8 +325,8 @@ public final class Resilience {
     }
     System.out.println();
     System.out.printf(Locale.ROOT, "wsjava, %s, history %s: %d clients, %d topics, %d msg/s"
-        + " (indicative: measured on a loaded machine)%n", engine, history > 0 ? history : "off",
-        clients, topics, rate);
+        + " (load average %.1f at the start)%n", engine, history > 0 ? history : "off",
+        clients, topics, rate, loadAtStart);
     System.out.println(HEADER);
     rows.forEach(System.out::println);
     System.out.println();
