@@ -458,12 +458,7 @@ class HardeningTest {
     try (Socket s = connect()) {
       assertThat(upgrade(s, "")).startsWith("HTTP/1.1 101");
       OutputStream out = s.getOutputStream();
-      out.write(0x82); // a final binary frame
-      out.write(0x80 | 127);
-      for (int i = 7; i >= 0; i--) {
-        out.write((int) ((16L << 20) >>> (8 * i))); // announcing 16 MiB
-      }
-      out.write(new byte[] {1, 2, 3, 4}); // the mask
+      announceSixteenMebibytes(out);
       out.write(new byte[100]); // and then hardly anything
       out.flush();
       Frame close = readUntilClose(s.getInputStream());
@@ -486,12 +481,7 @@ class HardeningTest {
       assertThat(upgrade(s, "")).startsWith("HTTP/1.1 101");
       OutputStream out = s.getOutputStream();
       long started = System.nanoTime();
-      out.write(0x82); // a final binary frame
-      out.write(0x80 | 127);
-      for (int i = 7; i >= 0; i--) {
-        out.write((int) ((16L << 20) >>> (8 * i))); // announcing 16 MiB
-      }
-      out.write(new byte[] {1, 2, 3, 4}); // the mask
+      announceSixteenMebibytes(out);
       out.flush();
       Thread trickle = Thread.ofVirtual().start(() -> {
         try {
@@ -687,5 +677,15 @@ class HardeningTest {
     d.end();
     byte[] all = out.toByteArray();
     return java.util.Arrays.copyOf(all, all.length - 4);
+  }
+
+  /** Writes the header of a final, masked binary frame announcing 16 MiB of payload. */
+  private static void announceSixteenMebibytes(OutputStream out) throws IOException {
+    out.write(0x82);
+    out.write(0x80 | 127);
+    for (int i = 7; i >= 0; i--) {
+      out.write((int) ((16L << 20) >>> (8 * i)));
+    }
+    out.write(new byte[] {1, 2, 3, 4}); // the mask
   }
 }
