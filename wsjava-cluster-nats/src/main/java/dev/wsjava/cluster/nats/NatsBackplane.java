@@ -71,6 +71,8 @@ public final class NatsBackplane implements Topics.Backplane {
   private final String url;
   private final String prefix;
   private final Duration reconnectDelay;
+  /** The idle heartbeat of the topics' consumers; null: the client library's (5 s). */
+  private final Duration consumerHeartbeat;
   private final int history; // 0: core NATS, no history
   private final String stream; // the JetStream stream's name, with a history
   private volatile io.nats.client.JetStream js;
@@ -99,6 +101,7 @@ public final class NatsBackplane implements Topics.Backplane {
     this.prefix = b.prefix;
     this.reconnectDelay = b.reconnectDelay;
     this.history = b.history;
+    this.consumerHeartbeat = b.consumerHeartbeat;
     this.stream = b.prefix.replaceAll("[^A-Za-z0-9_-]", "_") + "history";
   }
 
@@ -275,15 +278,27 @@ public final class NatsBackplane implements Topics.Backplane {
       this.topic = topic;
     }
 
-    /** Makes the consumer off the caller's thread (a request to the server, under locks). */
+    /**
+     * Makes the consumer off the caller's thread (requests to the server, under locks). It starts
+     * right after the stream's last message as it is now, not at "new": an ordered consumer that
+     * the client library remakes (a missed heartbeat, a lost consumer) before it delivered
+     * anything is remade from its first configuration, and "new" would then skip what was stored
+     * in between.
+     */
     Feed start() {
       consumer = CompletableFuture.supplyAsync(() -> {
         try {
+          long last = jsm.getStreamInfo(stream).getStreamState().getLastSequence();
+          io.nats.client.api.ConsumerConfiguration.Builder config =
+              io.nats.client.api.ConsumerConfiguration.builder()
+                  .deliverPolicy(io.nats.client.api.DeliverPolicy.ByStartSequence)
+                  .startSequence(last + 1);
+          if (consumerHeartbeat != null) {
+            config.idleHeartbeat(consumerHeartbeat);
+          }
           return js.subscribe(subject(topic), dispatcher, m -> receiveStored(this, m), false,
               io.nats.client.PushSubscribeOptions.builder().ordered(true)
-                  .configuration(io.nats.client.api.ConsumerConfiguration.builder()
-                      .deliverPolicy(io.nats.client.api.DeliverPolicy.New).build())
-                  .build());
+                  .configuration(config.build()).build());
         } catch (IOException | io.nats.client.JetStreamApiException e) {
           throw new IllegalStateException("cannot consume " + topic + " from " + stream, e);
         }
@@ -743,8 +758,15 @@ public final class NatsBackplane implements Topics.Backplane {
     private String prefix = "wsjava.topic.";
     private Duration reconnectDelay = Duration.ofSeconds(1);
     private int history;
+    private Duration consumerHeartbeat;
 
     private Builder() {}
+
+    /** For tests: a shorter idle heartbeat, so a lost consumer is noticed and remade sooner. */
+    Builder consumerHeartbeat(Duration heartbeat) {
+      this.consumerHeartbeat = heartbeat;
+      return this;
+    }
 
     /**
      * Keeps about the last {@code messagesPerTopic} messages of each topic in a JetStream stream

@@ -260,4 +260,45 @@ class RestartedNodeResumeTest {
       }
     }
   }
+  /**
+   * The client library remakes an ordered consumer that stops answering (here: deleted on the
+   * server) from its first configuration when it has delivered nothing yet. A consumer that
+   * started at "new" then skipped what was stored between its loss and its remaking: a live
+   * message this node's subscribers never got, with no gap signal.
+   */
+  @Test
+  void aConsumerRemadeBeforeItDeliveredAnythingStillDeliversWhatWasStoredMeanwhile()
+      throws Exception {
+    String prefix = prefix();
+    NatsBackplane backplane = NatsBackplane.builder().url(nats.url()).subjectPrefix(prefix)
+        .history(100).reconnectDelay(Duration.ofMillis(100))
+        .consumerHeartbeat(Duration.ofMillis(300)).build();
+    try (Node node = new Node(backplane, Topics.builder().backplane(backplane).build());
+        Node other = Node.start(prefix, 100)) {
+      node.backplane().subscribe("quiet");
+      node.backplane().history("quiet", "0").get(WAIT.toSeconds(), TimeUnit.SECONDS); // made
+      String subject = node.backplane().subject("quiet");
+      String stream = prefix.replaceAll("[^A-Za-z0-9_-]", "_") + "history";
+      io.nats.client.Connection c = io.nats.client.Nats.connect(nats.url());
+      try {
+        io.nats.client.JetStreamManagement jsm = c.jetStreamManagement();
+        List<String> consumers = jsm.getConsumerNames(stream);
+        assertThat(consumers).as("the node's consumer of the topic").hasSize(1);
+        jsm.deleteConsumer(stream, consumers.get(0));
+      } finally {
+        c.close();
+      }
+      long before = node.backplane().received();
+      other.backplane().publish("quiet", true, text("quiet 0"));
+      stored(other, "quiet", 0, 1);
+      long end = System.nanoTime() + WAIT.toNanos();
+      while (node.backplane().received() == before) {
+        assertThat(System.nanoTime())
+            .as("the message stored while %s's consumer was gone reaches it", subject)
+            .isLessThan(end);
+        Thread.sleep(20);
+      }
+      assertThat(node.backplane().received()).isEqualTo(before + 1);
+    }
+  }
 }
