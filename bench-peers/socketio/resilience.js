@@ -209,7 +209,7 @@ async function main() {
   };
   // The kernel's view, as ListenQueues.java records it: TCP counters (system-wide) and the
   // deepest accept queue of each listener (ss: Recv-Q of a listening socket, Send-Q its backlog).
-  const COUNTERS = ['ListenOverflows', 'ListenDrops', 'RetransSegs', 'SyncookiesSent', 'TCPReqQFullDrop', 'TCPSynRetrans', 'TCPTimeouts'];
+  const COUNTERS = ['ListenOverflows', 'ListenDrops', 'RetransSegs', 'SyncookiesSent', 'TCPReqQFullDrop', 'TCPSynRetrans', 'TCPTimeouts', 'TCPLossProbes', 'TCPBacklogDrop'];
   const counters = () => {
     const v = COUNTERS.map(() => -1);
     for (const [file, prefix] of [['/proc/net/netstat', 'TcpExt:'], ['/proc/net/snmp', 'Tcp:']]) {
@@ -253,6 +253,8 @@ async function main() {
     const watch = setInterval(() => all.forEach(c => { if (c.down) dropped.add(c); }), 5);
     phase = 1;
     const stopSampling = sampleQueues();
+    const stormTicks = () => { const n = cpu(); return [ticks(haproxy.pid), ticks(process.pid), n[0], n[1], n[2], ticks(procs[0].pid)]; };
+    const stormBefore = stormTicks();
     const t0 = Date.now();
     const t0n = Number(process.hrtime.bigint());
     await event();
@@ -260,6 +262,9 @@ async function main() {
     const dropEnd = Date.now() + 10000; // after the event's own time
     while (!all.some(c => c.down || c.droppedAt >= t0n) && Date.now() < dropEnd) await sleep(5);
     const recovered = all.some(c => c.down || c.droppedAt >= t0n) ? await nobodyDown(t0) : -1;
+    const stormAfter = stormTicks(), stormSeconds = (Date.now() - t0) / 1000;
+    const stormCpu = ['HAProxy', 'clients', 'node0', 'node1', 'node2', 'engine'].map((n, i) =>
+      n + ' ' + ((stormAfter[i] >= stormBefore[i] ? stormAfter[i] - stormBefore[i] : stormAfter[i]) / stormSeconds).toFixed(0)).join(', ');
     const deepest = await stopSampling();
     const receiving = recovered < 0 ? -1 : Math.round(await flowing(t0n));
     phaseLines.push(name + ': ' + phases(t0n));
@@ -274,6 +279,7 @@ async function main() {
     while ((lost = lostNow(from, to)) > 0 && Date.now() < settle) await sleep(100);
     const dup = all.reduce((n, c) => n + c.dup, 0);
     phaseLines.push(name + ': kernel ' + delta(kernelBefore, counters()) + '; deepest accept queue/backlog ' + deepest);
+    phaseLines.push(name + ': CPU from the event until nobody was down (% of one core) ' + stormCpu);
     const cpuText = cpuAfter.map((v, i) => (100 * (v - cpuBefore[i]) / 100 / wall).toFixed(0)).join(' / ');
     await then();
     await nobodyDown(Date.now());

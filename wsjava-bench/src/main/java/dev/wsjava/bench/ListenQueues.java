@@ -22,7 +22,7 @@ import java.util.concurrent.TimeUnit;
 final class ListenQueues {
   /** The counters, in the order {@link #counters()} returns them. */
   static final List<String> COUNTERS = List.of("ListenOverflows", "ListenDrops", "RetransSegs",
-      "SyncookiesSent", "TCPReqQFullDrop", "TCPSynRetrans", "TCPTimeouts");
+      "SyncookiesSent", "TCPReqQFullDrop", "TCPSynRetrans", "TCPTimeouts", "TCPLossProbes", "TCPBacklogDrop");
 
   private final Map<String, Integer> ports; // listener name -> port
   private final Map<String, int[]> deepest = new LinkedHashMap<>(); // name -> {max queue, backlog}

@@ -460,9 +460,11 @@ public final class Resilience {
     });
     phase = 1;
     queues.start(20);
+    long[] stormBefore = stormTicks();
     long t0 = System.nanoTime();
     event.run();
     long recovered = awaitDrop(t0) ? awaitNobodyDown(t0) : -1;
+    String stormCpu = stormCpu(stormBefore, stormTicks(), (System.nanoTime() - t0) / 1e9);
     String deepest = queues.stop();
     long flowing = recovered < 0 ? -1 : awaitFlowing(t0);
     phase = 2;
@@ -503,6 +505,7 @@ public final class Resilience {
         + (unsent.sum() - unsentBefore));
     phaseLines.add(name + ": kernel " + ListenQueues.delta(kernelBefore, ListenQueues.counters())
         + "; deepest accept queue/backlog " + deepest);
+    phaseLines.add(name + ": CPU from the event until nobody was down (% of one core) " + stormCpu);
     then.run();
     awaitNobodyDown(System.nanoTime());
     String recovery = recovered < 0 ? "not within 60 s" : Long.toString(recovered / 1_000_000);
@@ -710,7 +713,13 @@ public final class Resilience {
   private void startNode(int i) throws Exception {
     Path log = work.resolve("node" + i + ".log");
     String java = ProcessHandle.current().info().command().orElse("java");
-    List<String> cmd = new ArrayList<>(List.of(java, "-Xmx768m", "-jar", serveJar, "serve",
+    List<String> cmd = new ArrayList<>(List.of(java, "-Xmx768m"));
+    // More JVM options for the nodes, e.g. a JFR recording or -XX:+UseTransparentHugePages
+    String more = System.getenv("RESILIENCE_NODE_OPTS");
+    if (more != null && !more.isBlank()) {
+      cmd.addAll(List.of(more.trim().replace("{node}", Integer.toString(i)).split("\\s+")));
+    }
+    cmd.addAll(List.of("-jar", serveJar, "serve",
         "--port", Integer.toString(nodePorts[i]), "--cluster", engineUri,
         "--history", Integer.toString(history), "--resume-key", "resilience-benchmark-key",
         // every simulated client has the same address, 127.0.0.1: no per-address caps
@@ -751,6 +760,25 @@ public final class Resilience {
         Thread.sleep(20);
       }
     }
+  }
+
+  /** CPU ticks of HAProxy, the clients (this process), each node and the engine. */
+  private long[] stormTicks() {
+    long[] n = cpuTicks();
+    return new long[] {ticks(haproxy.pid()), ticks(ProcessHandle.current().pid()), n[0], n[1], n[2],
+        ticks(engineProcess.pid())};
+  }
+
+  private static String stormCpu(long[] before, long[] after, double seconds) {
+    String[] names = {"HAProxy", "clients", "node0", "node1", "node2", "engine"};
+    StringBuilder b = new StringBuilder();
+    for (int i = 0; i < names.length; i++) {
+      // a restarted HAProxy is a new process: its ticks start from 0
+      long d = after[i] >= before[i] ? after[i] - before[i] : after[i];
+      b.append(i > 0 ? ", " : "").append(names[i]).append(' ')
+          .append(String.format(Locale.ROOT, "%.0f", d / seconds));
+    }
+    return b.toString();
   }
 
   private long[] cpuTicks() {
