@@ -286,7 +286,12 @@ async function main() {
     rows.push(`| ${name} | ${dropped.size} | ${recovered < 0 ? 'not within 60 s' : recovered} | ${receiving < 0 ? 'not within 60 s' : receiving} | ${lost} | ${dup} | - | ${attempts - attemptsBefore} | ${p99(hist.during)} | ${p99(hist.after)} | ${cpuText} |`);
   };
   const only = (args.scenarios || 'kill,rolling,balancer').split(',');
-  if (only.includes('kill')) await scenario('node killed', async () => { await stop(0, 'SIGKILL'); }, async () => { await startNode(0); });
+  const rssMegabytes = pid => { try { return Math.floor(Number(/VmRSS:\s*(\d+)/.exec(fs.readFileSync('/proc/' + pid + '/status', 'ascii'))[1]) / 1024); } catch { return -1; } };
+  if (only.includes('kill')) await scenario('node killed', async () => {
+    const rss = rssMegabytes(nodes[0].pid), k = Date.now(); // a process's memory goes before its sockets
+    await stop(0, 'SIGKILL');
+    console.error(`[socket.io] node 0 gone ${Date.now() - k} ms after SIGKILL (RSS ${rss} MB)`);
+  }, async () => { await startNode(0); });
   if (only.includes('rolling')) await scenario('rolling restart', async () => {
     for (let i = 0; i < 3; i++) { await stop(i, 'SIGTERM'); await nobodyDown(Date.now()); await startNode(i); }
   }, async () => {});

@@ -308,10 +308,11 @@ public final class Resilience {
       awaitEveryoneHeard();
       if (scenarios.contains("kill")) {
         rows.add(scenario("node killed", () -> {
+          long rss = rssMegabytes(nodes[0].pid()); // a process's memory goes before its sockets
           long k = System.nanoTime();
           kill(0, true);
-          System.err.printf(Locale.ROOT, "[resilience] node 0 gone %d ms after SIGKILL%n",
-              (System.nanoTime() - k) / 1_000_000);
+          System.err.printf(Locale.ROOT, "[resilience] node 0 gone %d ms after SIGKILL (RSS %d MB)%n",
+              (System.nanoTime() - k) / 1_000_000, rss);
         }, () -> startNode(0)));
       }
       if (scenarios.contains("rolling")) {
@@ -797,6 +798,20 @@ public final class Resilience {
     return java.lang.management.ManagementFactory.getOperatingSystemMXBean()
         instanceof com.sun.management.UnixOperatingSystemMXBean u
         ? u.getMaxFileDescriptorCount() : 20_000;
+  }
+
+  /** The resident memory of a process in MB, -1 when unknown. */
+  private static long rssMegabytes(long pid) {
+    try {
+      for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/status"))) {
+        if (line.startsWith("VmRSS:")) {
+          return Long.parseLong(line.replaceAll("[^0-9]", "")) / 1024;
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      // unknown
+    }
+    return -1;
   }
 
   /** utime + stime of a process, in clock ticks (100 a second on Linux). */
