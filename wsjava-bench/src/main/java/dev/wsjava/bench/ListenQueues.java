@@ -100,7 +100,8 @@ final class ListenQueues {
     return b.toString();
   }
 
-  private void sample() {
+  /** One look at every listener (ss), keeping the deepest queue seen. */
+  void sample() {
     String out;
     try {
       Process p = new ProcessBuilder("ss", "-Hlnt").redirectErrorStream(true).start();
