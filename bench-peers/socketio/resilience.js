@@ -17,7 +17,32 @@ const args = Object.fromEntries(process.argv.slice(2).reduce((a, v, i, all) =>
   (i % 2 === 0 ? a.concat([[v.replace(/^--/, ''), all[i + 1]]]) : a), []));
 
 const PER_TOPIC = 100;
-if (args.server) { server(); } else { main().catch(e => { console.error(e); process.exit(1); }); }
+const threads = require('worker_threads');
+if (!threads.isMainThread) { publisher(); } else if (args.server) { server(); } else { main().catch(e => { console.error(e); process.exit(1); }); }
+
+// ---- The publisher, on a worker thread of its own ------------------------------------------
+// The N clients keep the driver's event loop busy through a reconnect storm; a publisher on that
+// loop stopped publishing while they reconnected (a 50 ms step went to 500 ms), so little was
+// published while clients were away and little could be lost. Here it has its own loop and keeps
+// to the schedule: each tick sends every publication due by then (as Resilience.java's publisher
+// does), round robin over the rooms, numbering them in the shared nextSeq (unsent[0] counts those
+// it could not send while disconnected).
+function publisher() {
+  const { io } = require('socket.io-client');
+  const { url, rate, topics, nextSeq, unsent } = threads.workerData;
+  const seq = new Int32Array(nextSeq), lost = new Int32Array(unsent);
+  const pub = io(url, { transports: ['websocket'], reconnectionDelay: 100, reconnectionDelayMax: 1000 });
+  const start = process.hrtime.bigint();
+  let done = 0, t = 0;
+  setInterval(() => {
+    const due = Number((process.hrtime.bigint() - start) * BigInt(rate) / 1000000000n);
+    for (; done < due; done++) {
+      const n = Atomics.add(seq, t, 1);
+      if (pub.connected) pub.emit('pub', 't' + t, n, Number(process.hrtime.bigint())); else Atomics.add(lost, 0, 1);
+      t = (t + 1) % topics;
+    }
+  }, 5);
+}
 
 // ---- One Socket.IO node -------------------------------------------------------------------
 function server() {
@@ -81,11 +106,11 @@ async function main() {
     await awaitPort(nodePorts[i]);
   };
   for (let i = 0; i < 3; i++) await startNode(i);
-  const lbPort = await freePort();
+  const lbPort = await freePort(), pinnedPort = await freePort();
   const cfg = path.join(work, 'haproxy.cfg');
   fs.writeFileSync(cfg, require('child_process').execFileSync(args.java || 'java',
     ['-cp', args.cp, 'dev.wsjava.cli.balancer.Haproxy', '127.0.0.1', String(lbPort),
-      String(clients + 10), 'plain', ...nodePorts.map(String)]));
+      String(clients + 10), 'plain', 'pinned=' + pinnedPort, ...nodePorts.map(String)]));
   let haproxy;
   const startHaproxy = async () => { haproxy = spawnLogged('/usr/sbin/haproxy', ['-db', '-f', cfg], 'haproxy'); await awaitPort(lbPort); };
   await startHaproxy();
@@ -94,7 +119,7 @@ async function main() {
   const url = 'http://127.0.0.1:' + lbPort;
   const opts = { transports: ['websocket'], reconnectionDelay: 250, reconnectionDelayMax: 5000 };
   const anyone = Array.from({ length: topics }, () => new Set());
-  const nextSeq = new Array(topics).fill(0);
+  const nextSeq = new Int32Array(new SharedArrayBuffer(4 * topics)); // the publisher's worker counts
   const all = [];
   let attempts = 0, phase = 0;
   const hist = { during: [], after: [] };
@@ -104,7 +129,7 @@ async function main() {
     const s = io(url, { ...opts, query: { sub: 't' + c.topic } });
     s.on('m', (seq, sent) => {
       const now = Number(process.hrtime.bigint());
-      if (c.openAt && !c.flowingAt) c.flowingAt = now;
+      if (c.openAt && !c.flowingAt) { c.flowingAt = now; c.firstSent = sent; }
       if (c.got.has(seq)) { c.dup++; return; }
       c.got.add(seq); anyone[c.topic].add(seq);
       if (phase === 1) hist.during.push(now - sent); else if (phase === 2) hist.after.push(now - sent);
@@ -119,15 +144,13 @@ async function main() {
   const deadline = Date.now() + 60000;
   while (all.some(c => !c.socket.connected) && Date.now() < deadline) await sleep(50);
   console.error(`[socket.io] ${all.filter(c => c.socket.connected).length} clients connected`);
-  const pub = io(url, { transports: ['websocket'], reconnectionDelay: 100, reconnectionDelayMax: 1000 });
-  let t = 0;
-  const timer = setInterval(() => {
-    for (let k = 0; k < Math.max(1, rate / 100); k++) {
-      const seq = nextSeq[t]++;
-      if (pub.connected) pub.emit('pub', 't' + t, seq, Number(process.hrtime.bigint()));
-      t = (t + 1) % topics;
-    }
-  }, 10);
+  // The publisher comes through HAProxy's listener pinned to node 2, never the killed one, as in
+  // Resilience.java: where it sits does not depend on leastconn's tie-breaking.
+  const unsentShared = new Int32Array(new SharedArrayBuffer(4));
+  const pubWorker = new threads.Worker(__filename, { workerData: { url: 'http://127.0.0.1:' + pinnedPort,
+    rate, topics, nextSeq: nextSeq.buffer, unsent: unsentShared.buffer } });
+  pubWorker.on('error', e => { console.error('[socket.io] publisher: ' + e); });
+  const unsentNow = () => Atomics.load(unsentShared, 0);
   const everyone = Date.now() + 60000;
   while (all.some(c => c.got.size === 0) && Date.now() < everyone) await sleep(50);
 
@@ -174,18 +197,64 @@ async function main() {
       return `${n} ${ms(v[v.length >> 1])}/${ms(v[Math.min(v.length - 1, Math.ceil(v.length * 0.99) - 1)])}/${ms(v[v.length - 1])}`;
     }).join(', ');
   };
+  // The publications the clients that dropped could not have had without recovery: those of their
+  // topic from the event to their open again; what "lost" without recovery should come close to.
+  const away = t0 => {
+    const rows = all.filter(c => c.droppedAt >= t0 && c.openAt);
+    const seconds = rows.reduce((n, c) => n + (c.openAt - t0) / 1e9, 0);
+    const early = rows.filter(c => c.flowingAt).map(c => c.openAt - c.firstSent).sort((x, y) => x - y);
+    const ms = x => (x / 1e6).toFixed(0);
+    return `${rows.length} clients away ${seconds.toFixed(0)} s in all (event to open), about ${(seconds * rate / topics).toFixed(0)} publications of their topics at ${(rate / topics).toFixed(2)}/s each`
+      + (early.length ? `; their first message after open was published ${ms(early[early.length >> 1])}/${ms(early[early.length - 1])} ms (p50/max) before the open` : '');
+  };
+  // The kernel's view, as ListenQueues.java records it: TCP counters (system-wide) and the
+  // deepest accept queue of each listener (ss: Recv-Q of a listening socket, Send-Q its backlog).
+  const COUNTERS = ['ListenOverflows', 'ListenDrops', 'RetransSegs', 'SyncookiesSent', 'TCPReqQFullDrop', 'TCPSynRetrans', 'TCPTimeouts', 'TCPLossProbes', 'TCPBacklogDrop'];
+  const counters = () => {
+    const v = COUNTERS.map(() => -1);
+    for (const [file, prefix] of [['/proc/net/netstat', 'TcpExt:'], ['/proc/net/snmp', 'Tcp:']]) {
+      let lines; try { lines = fs.readFileSync(file, 'ascii').split('\n'); } catch { continue; }
+      for (let i = 0; i + 1 < lines.length; i++) {
+        if (!lines[i].startsWith(prefix) || !lines[i + 1].startsWith(prefix)) continue;
+        const names = lines[i].split(' '), values = lines[i + 1].split(' ');
+        names.forEach((n, k) => { const at = COUNTERS.indexOf(n); if (k > 0 && at >= 0) v[at] = Number(values[k]); });
+      }
+    }
+    return v;
+  };
+  const delta = (a, b) => COUNTERS.map((n, i) => n + ' ' + (a[i] < 0 || b[i] < 0 ? '?' : '+' + (b[i] - a[i]))).join(', ');
+  const sampleQueues = () => {
+    const listeners = { HAProxy: lbPort, node0: nodePorts[0], node1: nodePorts[1], node2: nodePorts[2] };
+    const deepest = Object.fromEntries(Object.keys(listeners).map(n => [n, [0, -1]]));
+    let stopped = false, running = Promise.resolve();
+    const once = () => new Promise(res => require('child_process').execFile('ss', ['-Hlnt'], (err, out) => {
+      if (!err) for (const line of out.split('\n')) {
+        const f = line.trim().split(/\s+/); if (f.length < 4) continue;
+        const port = Number(f[3].slice(f[3].lastIndexOf(':') + 1));
+        for (const [n, p] of Object.entries(listeners)) if (p === port) { deepest[n][0] = Math.max(deepest[n][0], Number(f[1])); deepest[n][1] = Number(f[2]); }
+      }
+      res();
+    }));
+    const loop = async () => { while (!stopped) { await once(); await sleep(20); } };
+    running = loop();
+    return async () => { stopped = true; await running; return Object.entries(deepest).map(([n, [q, b]]) => `${n} ${q}/${b < 0 ? '?' : b}`).join(', '); };
+  };
   const phaseLines = [];
   const rows = [];
   const scenario = async (name, event, then) => {
     console.error('[socket.io] ' + name);
-    const from = nextSeq.slice();
+    const from = Array.from(nextSeq, (_, i) => Atomics.load(nextSeq, i));
     all.forEach(c => { c.dup = 0; });
     hist.during = []; hist.after = [];
     const attemptsBefore = attempts, cpuBefore = cpu(), wall0 = Date.now();
+    const unsentBefore = unsentNow(), kernelBefore = counters();
     await sleep(1000);
     const dropped = new Set();
     const watch = setInterval(() => all.forEach(c => { if (c.down) dropped.add(c); }), 5);
     phase = 1;
+    const stopSampling = sampleQueues();
+    const stormTicks = () => { const n = cpu(); return [ticks(haproxy.pid), ticks(process.pid), n[0], n[1], n[2], ticks(procs[0].pid)]; };
+    const stormBefore = stormTicks();
     const t0 = Date.now();
     const t0n = Number(process.hrtime.bigint());
     await event();
@@ -193,24 +262,36 @@ async function main() {
     const dropEnd = Date.now() + 10000; // after the event's own time
     while (!all.some(c => c.down || c.droppedAt >= t0n) && Date.now() < dropEnd) await sleep(5);
     const recovered = all.some(c => c.down || c.droppedAt >= t0n) ? await nobodyDown(t0) : -1;
+    const stormAfter = stormTicks(), stormSeconds = (Date.now() - t0) / 1000;
+    const stormCpu = ['HAProxy', 'clients', 'node0', 'node1', 'node2', 'engine'].map((n, i) =>
+      n + ' ' + ((stormAfter[i] >= stormBefore[i] ? stormAfter[i] - stormBefore[i] : stormAfter[i]) / stormSeconds).toFixed(0)).join(', ');
+    const deepest = await stopSampling();
     const receiving = recovered < 0 ? -1 : Math.round(await flowing(t0n));
     phaseLines.push(name + ': ' + phases(t0n));
+    phaseLines.push(name + ': ' + away(t0n) + '; publisher could not send ' + (unsentNow() - unsentBefore));
     phase = 2;
     await sleep(after * 1000);
     clearInterval(watch);
     phase = 0;
-    const to = nextSeq.slice(), cpuAfter = cpu(), wall = (Date.now() - wall0) / 1000;
+    const to = Array.from(nextSeq, (_, i) => Atomics.load(nextSeq, i)), cpuAfter = cpu(), wall = (Date.now() - wall0) / 1000;
     const settle = Date.now() + 15000;
     let lost;
     while ((lost = lostNow(from, to)) > 0 && Date.now() < settle) await sleep(100);
     const dup = all.reduce((n, c) => n + c.dup, 0);
+    phaseLines.push(name + ': kernel ' + delta(kernelBefore, counters()) + '; deepest accept queue/backlog ' + deepest);
+    phaseLines.push(name + ': CPU from the event until nobody was down (% of one core) ' + stormCpu);
     const cpuText = cpuAfter.map((v, i) => (100 * (v - cpuBefore[i]) / 100 / wall).toFixed(0)).join(' / ');
     await then();
     await nobodyDown(Date.now());
     rows.push(`| ${name} | ${dropped.size} | ${recovered < 0 ? 'not within 60 s' : recovered} | ${receiving < 0 ? 'not within 60 s' : receiving} | ${lost} | ${dup} | - | ${attempts - attemptsBefore} | ${p99(hist.during)} | ${p99(hist.after)} | ${cpuText} |`);
   };
   const only = (args.scenarios || 'kill,rolling,balancer').split(',');
-  if (only.includes('kill')) await scenario('node killed', async () => { await stop(0, 'SIGKILL'); }, async () => { await startNode(0); });
+  const rssMegabytes = pid => { try { return Math.floor(Number(/VmRSS:\s*(\d+)/.exec(fs.readFileSync('/proc/' + pid + '/status', 'ascii'))[1]) / 1024); } catch { return -1; } };
+  if (only.includes('kill')) await scenario('node killed', async () => {
+    const rss = rssMegabytes(nodes[0].pid), k = Date.now(); // a process's memory goes before its sockets
+    await stop(0, 'SIGKILL');
+    console.error(`[socket.io] node 0 gone ${Date.now() - k} ms after SIGKILL (RSS ${rss} MB)`);
+  }, async () => { await startNode(0); });
   if (only.includes('rolling')) await scenario('rolling restart', async () => {
     for (let i = 0; i < 3; i++) { await stop(i, 'SIGTERM'); await nobodyDown(Date.now()); await startNode(i); }
   }, async () => {});
@@ -218,7 +299,7 @@ async function main() {
     await new Promise(res => { haproxy.once('exit', res); haproxy.kill('SIGKILL'); });
     await startHaproxy();
   }, async () => {});
-  clearInterval(timer);
+  await pubWorker.terminate();
   console.log();
   console.log(`Socket.IO 4.8, redis-streams-adapter, connection-state recovery ${args.recovery}: ${clients} clients, ${topics} rooms, ${rate} msg/s (load average ${loadAtStart.toFixed(1)} at the start)`);
   console.log('| scenario | clients dropped | all reconnected after (ms) | all receiving again after (ms) | lost | duplicated | gap signals | reconnect attempts | p99 during (ms) | p99 after (ms) | CPU per node (%) |');
@@ -227,7 +308,7 @@ async function main() {
   console.log();
   console.log('Phases per client that dropped (ms, p50/p99/max):');
   phaseLines.forEach(l => console.log('- ' + l));
-  all.forEach(c => c.socket.close()); pub.close();
+  all.forEach(c => c.socket.close());
   procs.forEach(p => { try { p.kill('SIGKILL'); } catch {} });
   process.exit(0);
 }

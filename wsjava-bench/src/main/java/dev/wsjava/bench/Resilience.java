@@ -77,6 +77,7 @@ public final class Resilience {
   private final BitSet[] anyone; // per topic: seqs some client received; guarded by itself
   private final AtomicLongArray nextSeq; // per topic
   private final LongAdder attempts = new LongAdder();
+  private final LongAdder unsent = new LongAdder(); // publications the publisher could not send
   private final Histogram during = new Histogram();
   private final Histogram after = new Histogram();
   private volatile int phase; // 0 steady, 1 during, 2 after
@@ -187,6 +188,7 @@ public final class Resilience {
     volatile long attemptAt;
     volatile long openAt;
     volatile long flowingAt;
+    volatile long firstSent; // the publisher's stamp on the message that set flowingAt
 
     Client(int topic) {
       this.topic = topic;
@@ -195,7 +197,8 @@ public final class Resilience {
     @Override
     public void onText(WebSocket ws, String text) {
       long now = System.nanoTime();
-      if (flowingAt == 0 && openAt != 0) {
+      boolean first = flowingAt == 0 && openAt != 0;
+      if (first) {
         flowingAt = now;
       }
       if (text.startsWith("- ")) {
@@ -217,6 +220,9 @@ public final class Resilience {
         sent = Long.parseLong(body.substring(sp + 1));
       } catch (NumberFormatException e) {
         return;
+      }
+      if (first) {
+        firstSent = sent;
       }
       boolean again;
       synchronized (this) {
@@ -250,8 +256,11 @@ public final class Resilience {
       nodePorts[i] = freePort();
       startNode(i);
     }
+    // The publisher comes through HAProxy's listener pinned to node 2, which is never the killed
+    // one: where it sits does not depend on leastconn's tie-breaking (it did: on node 0, killed,
+    // it stopped publishing while the clients were away, and nothing they missed was counted).
     haproxy = Haproxy.start(Files.createDirectories(work.resolve("haproxy")), "127.0.0.1",
-        List.of(nodePorts[0], nodePorts[1], nodePorts[2]), clients + 10); // + the publisher
+        List.of(nodePorts[0], nodePorts[1], nodePorts[2]), clients + 10, true, true);
 
     System.err.printf(Locale.ROOT, "[resilience] %s, history %d, %d clients in %d topics, %d msg/s%n",
         engine, history, clients, topics, rate);
@@ -292,16 +301,18 @@ public final class Resilience {
                 .maxDelay(Duration.ofSeconds(1)).build())
             .build()) {
       connectAll(client, uri);
-      WebSocket publisher = pubClient.connect(uri, new WebSocketListener() {}).get(30, TimeUnit.SECONDS);
+      URI pinned = URI.create("ws://127.0.0.1:" + haproxy.pinnedPort() + "/topics");
+      WebSocket publisher = pubClient.connect(pinned, new WebSocketListener() {}).get(30, TimeUnit.SECONDS);
       Thread pub = Thread.ofPlatform().daemon().name("publisher").start(() -> publish(publisher));
       publishing = true;
       awaitEveryoneHeard();
       if (scenarios.contains("kill")) {
         rows.add(scenario("node killed", () -> {
+          long rss = rssMegabytes(nodes[0].pid()); // a process's memory goes before its sockets
           long k = System.nanoTime();
           kill(0, true);
-          System.err.printf(Locale.ROOT, "[resilience] node 0 gone %d ms after SIGKILL%n",
-              (System.nanoTime() - k) / 1_000_000);
+          System.err.printf(Locale.ROOT, "[resilience] node 0 gone %d ms after SIGKILL (RSS %d MB)%n",
+              (System.nanoTime() - k) / 1_000_000, rss);
         }, () -> startNode(0)));
       }
       if (scenarios.contains("rolling")) {
@@ -372,6 +383,34 @@ public final class Resilience {
     return b.toString();
   }
 
+  /**
+   * The publications the clients that dropped after {@code t0} could not have had without a
+   * history: for each, those of its topic from the event to its open again (at this rate, one
+   * topic's share); what a count of lost messages without history should come close to.
+   */
+  private String away(long t0) {
+    double seconds = 0;
+    int n = 0;
+    List<Long> early = new ArrayList<>();
+    for (Client c : all) {
+      long o = c.openAt;
+      if (c.droppedAt >= t0 && o > 0) {
+        seconds += (o - t0) / 1e9;
+        n++;
+        if (c.flowingAt > 0 && c.firstSent != 0) {
+          early.add(o - c.firstSent);
+        }
+      }
+    }
+    early.sort(null);
+    return String.format(Locale.ROOT, "%d clients away %.0f s in all (event to open), about %.0f"
+        + " publications of their topics at %.2f/s each", n, seconds, seconds * rate / topics,
+        (double) rate / topics)
+        + (early.isEmpty() ? "" : String.format(Locale.ROOT, "; their first message after open"
+        + " was published %d/%d ms (p50/max) before the open", early.get(early.size() / 2)
+        / 1_000_000, early.get(early.size() - 1) / 1_000_000));
+  }
+
   interface Step {
     void run() throws Exception;
   }
@@ -392,6 +431,14 @@ public final class Resilience {
     during.reset();
     after.reset();
     long attemptsBefore = attempts.sum();
+    long unsentBefore = unsent.sum();
+    long[] kernelBefore = ListenQueues.counters();
+    java.util.Map<String, Integer> listeners = new java.util.LinkedHashMap<>();
+    listeners.put("HAProxy", haproxy.port());
+    for (int i = 0; i < 3; i++) {
+      listeners.put("node" + i, nodePorts[i]);
+    }
+    ListenQueues queues = new ListenQueues(listeners);
     long[] cpuBefore = cpuTicks();
     long wallBefore = System.nanoTime();
     Thread.sleep(1000);
@@ -413,9 +460,13 @@ public final class Resilience {
       }
     });
     phase = 1;
+    queues.start(20);
+    long[] stormBefore = stormTicks();
     long t0 = System.nanoTime();
     event.run();
     long recovered = awaitDrop(t0) ? awaitNobodyDown(t0) : -1;
+    String stormCpu = stormCpu(stormBefore, stormTicks(), (System.nanoTime() - t0) / 1e9);
+    String deepest = queues.stop();
     long flowing = recovered < 0 ? -1 : awaitFlowing(t0);
     phase = 2;
     Thread.sleep(afterSeconds * 1000L);
@@ -451,6 +502,11 @@ public final class Resilience {
           100.0 * (cpuAfter[i] - cpuBefore[i]) / 100.0 / wall));
     }
     phaseLines.add(name + ": " + phases(t0));
+    phaseLines.add(name + ": " + away(t0) + "; publisher could not send "
+        + (unsent.sum() - unsentBefore));
+    phaseLines.add(name + ": kernel " + ListenQueues.delta(kernelBefore, ListenQueues.counters())
+        + "; deepest accept queue/backlog " + deepest);
+    phaseLines.add(name + ": CPU from the event until nobody was down (% of one core) " + stormCpu);
     then.run();
     awaitNobodyDown(System.nanoTime());
     String recovery = recovered < 0 ? "not within 60 s" : Long.toString(recovered / 1_000_000);
@@ -616,9 +672,13 @@ public final class Resilience {
       }
       long seq = nextSeq.getAndIncrement(t);
       try {
-        publisher.sendText("t" + t + " " + seq + " " + System.nanoTime());
+        publisher.sendText("t" + t + " " + seq + " " + System.nanoTime())
+            .exceptionally(e -> {
+              unsent.increment(); // disconnected: not published (no client can have it)
+              return null;
+            });
       } catch (RuntimeException e) {
-        // disconnected: this one is not published (no client can have it, so it is not lost)
+        unsent.increment();
       }
       t = (t + 1) % topics;
     }
@@ -654,7 +714,13 @@ public final class Resilience {
   private void startNode(int i) throws Exception {
     Path log = work.resolve("node" + i + ".log");
     String java = ProcessHandle.current().info().command().orElse("java");
-    List<String> cmd = new ArrayList<>(List.of(java, "-Xmx768m", "-jar", serveJar, "serve",
+    List<String> cmd = new ArrayList<>(List.of(java, "-Xmx768m"));
+    // More JVM options for the nodes, e.g. a JFR recording or -XX:+UseTransparentHugePages
+    String more = System.getenv("RESILIENCE_NODE_OPTS");
+    if (more != null && !more.isBlank()) {
+      cmd.addAll(List.of(more.trim().replace("{node}", Integer.toString(i)).split("\\s+")));
+    }
+    cmd.addAll(List.of("-jar", serveJar, "serve",
         "--port", Integer.toString(nodePorts[i]), "--cluster", engineUri,
         "--history", Integer.toString(history), "--resume-key", "resilience-benchmark-key",
         // every simulated client has the same address, 127.0.0.1: no per-address caps
@@ -697,6 +763,25 @@ public final class Resilience {
     }
   }
 
+  /** CPU ticks of HAProxy, the clients (this process), each node and the engine. */
+  private long[] stormTicks() {
+    long[] n = cpuTicks();
+    return new long[] {ticks(haproxy.pid()), ticks(ProcessHandle.current().pid()), n[0], n[1], n[2],
+        ticks(engineProcess.pid())};
+  }
+
+  private static String stormCpu(long[] before, long[] after, double seconds) {
+    String[] names = {"HAProxy", "clients", "node0", "node1", "node2", "engine"};
+    StringBuilder b = new StringBuilder();
+    for (int i = 0; i < names.length; i++) {
+      // a restarted HAProxy is a new process: its ticks start from 0
+      long d = after[i] >= before[i] ? after[i] - before[i] : after[i];
+      b.append(i > 0 ? ", " : "").append(names[i]).append(' ')
+          .append(String.format(Locale.ROOT, "%.0f", d / seconds));
+    }
+    return b.toString();
+  }
+
   private long[] cpuTicks() {
     long[] t = new long[3];
     for (int i = 0; i < 3; i++) {
@@ -713,6 +798,20 @@ public final class Resilience {
     return java.lang.management.ManagementFactory.getOperatingSystemMXBean()
         instanceof com.sun.management.UnixOperatingSystemMXBean u
         ? u.getMaxFileDescriptorCount() : 20_000;
+  }
+
+  /** The resident memory of a process in MB, -1 when unknown. */
+  private static long rssMegabytes(long pid) {
+    try {
+      for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/status"))) {
+        if (line.startsWith("VmRSS:")) {
+          return Long.parseLong(line.replaceAll("[^0-9]", "")) / 1024;
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      // unknown
+    }
+    return -1;
   }
 
   /** utime + stime of a process, in clock ticks (100 a second on Linux). */

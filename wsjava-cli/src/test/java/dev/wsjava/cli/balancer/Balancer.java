@@ -63,6 +63,15 @@ public abstract class Balancer implements AutoCloseable {
   }
 
   /**
+   * Returns its process id, for a benchmark that reads its CPU time.
+   *
+   * @return the process id
+   */
+  public long pid() {
+    return process.pid();
+  }
+
+  /**
    * Returns its log so far (alerts, warnings, errors).
    *
    * @return the log text
