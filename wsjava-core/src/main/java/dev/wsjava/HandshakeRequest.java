@@ -51,8 +51,45 @@ public final class HandshakeRequest implements HttpRequest {
     this.tlsSession = info.tlsSession();
   }
 
+  /** A view of a folded request (see {@link #folded}): its head and the socket's addresses. */
+  private HandshakeRequest(
+      byte[] packed, SocketAddress remoteAddress, SocketAddress localAddress, ServerRef server) {
+    this.head = packed;
+    this.pathParams = Map.of();
+    this.remoteAddress = remoteAddress;
+    this.localAddress = localAddress;
+    this.tlsSession = null;
+    this.server = server;
+  }
+
   static HandshakeRequest of(HandshakeInfo info, Map<String, String> pathParams) {
     return new HandshakeRequest(info, pathParams);
+  }
+
+  /**
+   * Returns the packed head alone when it says all this request says beside the socket's own
+   * addresses and the server: no path parameters, no TLS, the addresses {@code remote} and
+   * {@code local}, the server {@code ref}. An open connection whose request no application code
+   * has seen then keeps only those bytes (this object is 40 bytes) and makes a view at each
+   * {@link WebSocket#request()} ({@link #unfold}).
+   *
+   * @return the packed head, or null when this request must be kept whole
+   */
+  byte[] folded(SocketAddress remote, SocketAddress local, ServerRef ref) {
+    return head instanceof byte[] packed
+            && pathParams.isEmpty()
+            && tlsSession == null
+            && server == ref
+            && java.util.Objects.equals(remoteAddress, remote)
+            && java.util.Objects.equals(localAddress, local)
+        ? packed
+        : null;
+  }
+
+  /** A new view of a request {@link #folded} to its packed head. */
+  static HandshakeRequest unfold(
+      byte[] packed, SocketAddress remote, SocketAddress local, ServerRef ref) {
+    return new HandshakeRequest(packed, remote, local, ref);
   }
 
   /**

@@ -15,8 +15,9 @@ import java.util.Base64;
  * value. A string is one byte {@code 0x80 + i} when it is {@link #KNOWN}{@code [i]}; {@link #KEY}
  * and 16 bytes when it is the canonical base64 of 16 bytes (a {@code Sec-WebSocket-Key}); else
  * its length (below {@link #KEY} in one byte; else {@link #LONG} and four bytes) and its Latin-1
- * bytes. The field count is one byte below 255, else 255 and four bytes. Heads with a character
- * beyond Latin-1 are not packed.
+ * bytes. The field count is one byte below 255, else 255 and four bytes. A field that is one of
+ * {@link #FIELDS} (name and value as sent) is the one byte {@code 0xC0 + j}, in the place of its
+ * name. Heads with a character beyond Latin-1 are not packed.
  */
 final class PackedHead {
   /** Strings every upgrade request repeats: methods, versions, field names and values. */
@@ -30,6 +31,18 @@ final class PackedHead {
     "websocket", "13", "keep-alive, Upgrade", "no-cache", "gzip, deflate, br", "gzip, deflate",
     "permessage-deflate; client_max_window_bits", "permessage-deflate"
   };
+
+  /**
+   * Whole fields every upgrade repeats, name and value as browsers and libraries send them: one
+   * byte each. (The {@link #KNOWN} codes end below {@code 0xC0}.)
+   */
+  private static final String[][] FIELDS = {
+    {"Upgrade", "websocket"}, {"Connection", "Upgrade"}, {"Sec-WebSocket-Version", "13"},
+    {"upgrade", "websocket"}, {"connection", "Upgrade"}, {"sec-websocket-version", "13"},
+    {"Connection", "keep-alive, Upgrade"}, {"connection", "upgrade"}
+  };
+
+  private static final int FIELD = 0xC0;
 
   /** Marks 16 bytes written as 24 base64 characters. */
   private static final int KEY = 0x7E;
@@ -48,7 +61,7 @@ final class PackedHead {
     Headers h = head.headers();
     long size = (h.size() < 0xFF ? 1L : 5L) + length(head.method()) + length(head.target()) + length(head.version());
     for (int i = 0; i < h.size(); i++) {
-      size += length(h.name(i)) + length(h.value(i));
+      size += field(h.name(i), h.value(i)) >= 0 ? 1 : length(h.name(i)) + length(h.value(i));
     }
     if (size < 0 || size > Integer.MAX_VALUE) {
       return null; // a character beyond Latin-1
@@ -59,8 +72,13 @@ final class PackedHead {
     p = put(out, p, head.version());
     p = putCount(out, p, h.size());
     for (int i = 0; i < h.size(); i++) {
-      p = put(out, p, h.name(i));
-      p = put(out, p, h.value(i));
+      int f = field(h.name(i), h.value(i));
+      if (f >= 0) {
+        out[p++] = (byte) (FIELD + f);
+      } else {
+        p = put(out, p, h.name(i));
+        p = put(out, p, h.value(i));
+      }
     }
     return out;
   }
@@ -95,6 +113,13 @@ final class PackedHead {
     String[] names = new String[n];
     String[] values = new String[n];
     for (int i = 0; i < n; i++) {
+      int b = packed[p] & 0xFF;
+      if (b >= FIELD) {
+        names[i] = FIELDS[b - FIELD][0];
+        values[i] = FIELDS[b - FIELD][1];
+        p++;
+        continue;
+      }
       names[i] = string(packed, p);
       p = skip(packed, p);
       values[i] = string(packed, p);
@@ -118,6 +143,16 @@ final class PackedHead {
       }
     }
     return (n < KEY ? 1 : 5) + n;
+  }
+
+  /** The index of the field {@code name: value} in {@link #FIELDS}, or -1. */
+  private static int field(String name, String value) {
+    for (int j = 0; j < FIELDS.length; j++) {
+      if (FIELDS[j][0].equals(name) && FIELDS[j][1].equals(value)) {
+        return j;
+      }
+    }
+    return -1;
   }
 
   private static int known(String s) {

@@ -34,6 +34,8 @@ final class Serving {
   final RateLimit messageRate;
   final LongSupplier clock;
   final TrustedProxies trustedProxies;
+  /** The server these limits are of; set once at its build, before any connection. */
+  ServerRef server;
   final ServerCounters counters = new ServerCounters();
   private final AtomicInteger open = new AtomicInteger();
   /**
@@ -200,7 +202,6 @@ final class Serving {
         head.prevLive = ws;
       }
       liveHead = ws;
-      ws.live = true;
     }
     open.incrementAndGet();
     counters.opened();
@@ -225,7 +226,7 @@ final class Serving {
     // connection's traffic for a moment, never count it twice.
     boolean wasLive;
     synchronized (liveLock) {
-      wasLive = ws.live;
+      wasLive = ws.prevLive != null || liveHead == ws; // in the list
       if (wasLive) {
         WebSocketImpl prev = ws.prevLive;
         WebSocketImpl next = ws.nextLive;
@@ -239,7 +240,6 @@ final class Serving {
         }
         ws.prevLive = null;
         ws.nextLive = null;
-        ws.live = false;
       }
     }
     if (wasLive) {

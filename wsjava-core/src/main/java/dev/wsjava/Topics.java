@@ -676,12 +676,12 @@ public final class Topics implements AutoCloseable {
    * @return true when it was subscribed
    */
   public boolean unsubscribe(WebSocket ws, String topic) {
-    if (!(ws instanceof WebSocketImpl impl) || impl.subscriber == null
-        || impl.subscriber.topics != this || !impl.subscriber.remove(topic)) {
+    TopicSubscriber sub = ws instanceof WebSocketImpl i ? i.subscriber() : null;
+    if (sub == null || sub.topics != this || !sub.remove(topic)) {
       return false;
     }
-    remove(impl.subscriber, topic);
-    tokenChanged(impl.subscriber);
+    remove(sub, topic);
+    tokenChanged(sub);
     return true;
   }
 
@@ -711,16 +711,16 @@ public final class Topics implements AutoCloseable {
     if (c == null) {
       return null;
     }
-    TopicSubscriber s = impl.subscriber;
+    TopicSubscriber s = impl.subscriber();
     if (s == null) {
       synchronized (impl) {
-        s = impl.subscriber;
+        s = impl.subscriber();
         if (s == null) {
           s = new TopicSubscriber(this, impl, c);
           HandshakeRequest request = impl.request();
           s.wantsTokens = resume != null && request != null
               && request.queryParams().containsKey(RESUME_PARAM);
-          impl.subscriber = s;
+          impl.subscriber(s);
         }
       }
     }

@@ -322,7 +322,11 @@ public interface WebSocket {
 
   /**
    * Returns the upgrade request this server-side socket was opened with: headers, cookies, query
-   * and path parameters, addresses, TLS peer. Kept for the connection's life.
+   * and path parameters, addresses, TLS peer. Kept for the connection's life, packed: every call
+   * unpacks what is read from it, so read what you need once. When no handshake hook saw the
+   * request (it has no path parameters and came over plain TCP), the socket keeps only its head
+   * and each call returns a new view of it, equal in content; that view asks the socket for its
+   * local address, which is null once the socket is closed.
    *
    * @return the request; null on a client-side socket
    */

@@ -31,54 +31,93 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
   /** Messages left in the inbox when reading resumes. */
   static final int INBOX_LOW = 64;
 
+  // What an idle server connection holds is counted in bytes (thousands of them wait on a
+  // server): the state only pull-style connections use is in Pull, what few connections set is in
+  // Extras (made at its first use), so that a listener's connection is 64 bytes.
   private final WebSocketListener listener;
   private final String path;
-  private final LinkedBlockingQueue<Object> inbox;
+  /** The inbox and its state; null for a listener's connection. */
+  private final Pull pull;
   private volatile Connection connection;
-  // Whether reading is paused for a full inbox. The check and the pause (or resume) happen under
-  // one monitor, the inbox's: otherwise a resume could slip in before the pause it should undo,
-  // and the connection would stay paused for good.
-  private boolean readPaused;
-  private volatile Fragments fragments; // made by the first fragment sent: see fragments()
-  private MessageStream streaming; // the streamed message being received (pull style); I/O thread
-  private final java.util.function.Consumer<WebSocketImpl> onOpen;
-  /** Its topics, once {@link Topics#subscribe} was first called on it; null for most. */
-  volatile TopicSubscriber subscriber;
-  private final HandshakeRequest request;
-  private volatile Object attachment;
-  private Headers responseHeaders = Headers.empty(); // set before onOpen, which publishes it
-  // A server's connection: its counters and limits (null on a client), and the message bucket
-  // (null unless the server limits the message rate; the I/O thread alone uses it).
+  /** The rarely set state, made by the first setter: see {@link #extras()}; read it acquiring. */
+  private Extras extras;
+  /**
+   * A server's upgrade request: the {@link HandshakeRequest}, or once open (see {@link #onOpen})
+   * its packed head alone when no application code saw it and the socket tells the rest; null on
+   * a client.
+   */
+  private volatile Object request;
+  // A server's connection: its counters and limits (null on a client).
   private Serving serving;
-  /** The route's own connection settings, or null for the server's; set with {@link #servedBy}. */
-  private ConnectionConfig routeConfig;
-  private RateLimit.Bucket messages;
-  private boolean overRate;
-  private boolean partsUnderway; // a streamed message had its first part, not its last yet (I/O thread)
   private long openedAt; // System.nanoTime() at onOpen, for the close event's duration
   // A server's open connections form a list through these; guarded by Serving's list lock.
   WebSocketImpl prevLive;
   WebSocketImpl nextLive;
-  boolean live;
 
-  private static final VarHandle FRAGMENTS;
+  /** What a pull-style connection (no listener) holds beside the facade. */
+  private static final class Pull {
+    final LinkedBlockingQueue<Object> inbox = new LinkedBlockingQueue<>();
+    final java.util.function.Consumer<WebSocketImpl> onOpen;
+    // Whether reading is paused for a full inbox. The check and the pause (or resume) happen
+    // under one monitor, the inbox's: otherwise a resume could slip in before the pause it should
+    // undo, and the connection would stay paused for good.
+    boolean readPaused;
+    MessageStream streaming; // the streamed message being received; I/O thread
+
+    Pull(java.util.function.Consumer<WebSocketImpl> onOpen) {
+      this.onOpen = onOpen;
+    }
+  }
+
+  /**
+   * What few connections set: made by the first setter (racing makers agree on one), so that an
+   * idle connection of a server without hooks, topics or per-route settings holds none.
+   */
+  private static final class Extras {
+    // The message being sent in fragments, guarded by this object's monitor, which also keeps
+    // the fragments of concurrent senders in order.
+    Opcode type; // the type of the message being sent, or null between messages
+    char heldHighSurrogate; // the last char of a text part, held to be sent with the next
+    /** Its topics, once {@link Topics#subscribe} was first called on it; null for most. */
+    volatile TopicSubscriber subscriber;
+    volatile Object attachment;
+    Headers responseHeaders = Headers.empty(); // set before onOpen, which publishes it
+    /** The route's own connection settings, or null for the server's. */
+    ConnectionConfig routeConfig;
+    // The message bucket, when the server limits the message rate, and the state of a streamed
+    // message: the I/O thread alone uses them.
+    RateLimit.Bucket messages;
+    boolean overRate;
+    boolean partsUnderway; // a streamed message had its first part, not its last yet
+  }
+
+  private static final VarHandle EXTRAS;
 
   static {
     try {
-      FRAGMENTS =
-          MethodHandles.lookup().findVarHandle(WebSocketImpl.class, "fragments", Fragments.class);
+      MethodHandles.Lookup lookup = MethodHandles.lookup();
+      EXTRAS = lookup.findVarHandle(WebSocketImpl.class, "extras", Extras.class);
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
     }
   }
 
-  /**
-   * The message being sent in fragments, guarded by its own monitor, which also keeps the fragments
-   * of concurrent senders in order. Most connections send whole messages only and never make one.
-   */
-  private static final class Fragments {
-    Opcode type; // the type of the message being sent, or null between messages
-    char heldHighSurrogate; // the last char of a text part, held to be sent with the next
+  /** The rarely set state, or null while nothing set it. */
+  private Extras extrasOrNull() {
+    return (Extras) EXTRAS.getAcquire(this);
+  }
+
+  /** The rarely set state, made at the first call. */
+  private Extras extras() {
+    Extras x = extrasOrNull();
+    if (x == null) {
+      Extras made = new Extras();
+      x = (Extras) EXTRAS.compareAndExchange(this, null, made);
+      if (x == null) {
+        x = made;
+      }
+    }
+    return x;
   }
 
   /** What the inbox holds after the last message: how the connection closed. */
@@ -111,10 +150,11 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
       Object attachment) {
     this.listener = listener;
     this.path = path;
-    this.inbox = listener == null ? new LinkedBlockingQueue<>() : null;
-    this.onOpen = onOpen;
+    this.pull = listener == null ? new Pull(onOpen) : null;
     this.request = request;
-    this.attachment = attachment;
+    if (attachment != null) {
+      extras().attachment = attachment;
+    }
   }
 
   /**
@@ -125,33 +165,56 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
    */
   void servedBy(Serving s, ConnectionConfig routeConfig) {
     serving = s;
-    messages = s.messageBucket();
-    this.routeConfig = routeConfig;
+    RateLimit.Bucket bucket = s.messageBucket();
+    if (bucket != null) {
+      extras().messages = bucket;
+    }
+    if (routeConfig != null) {
+      extras().routeConfig = routeConfig;
+    }
   }
 
   /** The route's own connection settings, or null for the server's. */
   @Override
   public ConnectionConfig connectionConfig() {
-    return routeConfig;
+    Extras x = extrasOrNull();
+    return x == null ? null : x.routeConfig;
   }
 
   @Override
   public void onHandshakeResponse(HttpHead.Response response) {
-    responseHeaders = response.headers();
+    Headers h = response.headers();
+    if (h.size() > 0 || extrasOrNull() != null) {
+      extras().responseHeaders = h;
+    }
   }
 
   // ---------------------------------------------------------------------------------------------
   // ConnectionHandler: events from the I/O thread
 
+  /** A server connection's client: the request's remote address. */
+  private SocketAddress client() {
+    return request instanceof HandshakeRequest r ? r.remoteAddress() : conn().remoteAddress();
+  }
+
   @Override
   public void onOpen(Connection c) {
     connection = c;
     if (serving != null) {
-      serving.opened(this, request.remoteAddress());
+      if (request instanceof HandshakeRequest r) {
+        // What thousands of idle connections keep: the packed head (about 50 bytes), not this
+        // 40-byte object beside it; request() makes a view of it from the socket's addresses. (A
+        // hook may hold the object it saw: a view is equal to it, not the same object.)
+        byte[] folded = r.folded(c.remoteAddress(), c.localAddress(), serving.server);
+        if (folded != null) {
+          request = folded;
+        }
+      }
+      serving.opened(this, client());
       openedAt = System.nanoTime();
       WsEvents.ConnectionOpened e = new WsEvents.ConnectionOpened();
       if (e.shouldCommit()) {
-        e.remote = String.valueOf(request.remoteAddress());
+        e.remote = String.valueOf(client());
         e.path = path;
         e.subprotocol = c.subprotocol();
         e.commit();
@@ -159,8 +222,8 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
     }
     if (listener != null) {
       listener.onOpen(this);
-    } else if (onOpen != null) {
-      onOpen.accept(this);
+    } else if (pull.onOpen != null) {
+      pull.onOpen.accept(this);
     }
   }
 
@@ -195,9 +258,12 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
    * @return false when the message must be dropped (over the rate, now or before)
    */
   private boolean withinRate(Connection c, Serving s) {
-    if (messages != null && (overRate || messages.take(s.messageRate, s.clock.getAsLong()) > 0)) {
-      if (!overRate) {
-        overRate = true;
+    Extras x = extras; // a plain read: servedBy set the bucket before the I/O thread had this
+    if (x != null
+        && x.messages != null
+        && (x.overRate || x.messages.take(s.messageRate, s.clock.getAsLong()) > 0)) {
+      if (!x.overRate) {
+        x.overRate = true;
         closeOverRate(c, s);
       }
       return false;
@@ -213,10 +279,11 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
     if (m instanceof Message message) {
       c.chargeHeld(heldBytes(message));
     }
-    inbox.add(m);
-    synchronized (inbox) {
-      if (!readPaused && inbox.size() >= INBOX_HIGH) {
-        readPaused = true;
+    Pull p = pull;
+    p.inbox.add(m);
+    synchronized (p.inbox) {
+      if (!p.readPaused && p.inbox.size() >= INBOX_HIGH) {
+        p.readPaused = true;
         c.pauseReading(true);
       }
     }
@@ -224,23 +291,25 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
 
   @Override
   public void onMessagePart(Connection c, Opcode type, ByteBuffer chunk, boolean last) {
-    if (!partsUnderway) {
+    Extras x = extras();
+    if (!x.partsUnderway) {
       // A streamed message counts against the message rate at its first part.
       Serving sv = serving;
       if (sv != null && !withinRate(c, sv)) {
         return; // dropped, and every part after it: the connection is closing for it
       }
-      partsUnderway = !last;
+      x.partsUnderway = !last;
     } else if (last) {
-      partsUnderway = false;
+      x.partsUnderway = false;
     }
     if (listener != null) {
       listener.onMessagePart(this, type == Opcode.TEXT, chunk, last);
       return;
     }
-    MessageStream s = streaming;
+    Pull p = pull;
+    MessageStream s = p.streaming;
     if (s == null) {
-      s = streaming =
+      s = p.streaming =
           new MessageStream(
               type == Opcode.TEXT,
               () -> c.pauseReadingForStream(true),
@@ -252,7 +321,7 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
     }
     if (last) {
       s.end();
-      streaming = null;
+      p.streaming = null;
     }
   }
 
@@ -279,15 +348,16 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
 
   @Override
   public void onClose(Connection c, int code, String reason) {
-    TopicSubscriber s = subscriber;
+    Extras x = extrasOrNull();
+    TopicSubscriber s = x == null ? null : x.subscriber;
     if (s != null) {
       s.connectionClosed();
     }
     if (serving != null) {
-      serving.closed(this, c, request.remoteAddress());
+      serving.closed(this, c, client());
       WsEvents.ConnectionClosed e = new WsEvents.ConnectionClosed();
       if (e.shouldCommit()) {
-        e.remote = String.valueOf(request.remoteAddress());
+        e.remote = String.valueOf(client());
         e.path = path;
         e.code = code;
         e.reason = reason;
@@ -299,12 +369,12 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
       listener.onClose(this, code, reason);
     } else {
       WebSocketClosedException closed = new WebSocketClosedException(code, reason);
-      MessageStream m = streaming;
+      MessageStream m = pull.streaming;
       if (m != null) {
-        streaming = null;
+        pull.streaming = null;
         m.fail(closed); // the message being streamed ends here
       }
-      inbox.add(new Closed(closed));
+      pull.inbox.add(new Closed(closed));
     }
   }
 
@@ -321,22 +391,9 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
    */
   private void closeOverRate(Connection c, Serving s) {
     s.counters.messageRateClosed.increment();
-    s.limitHit("message-rate", request.remoteAddress());
+    s.limitHit("message-rate", client());
     c.close(CloseCode.POLICY_VIOLATION, "message rate over " + s.messageRate.count() + " per "
         + java.time.Duration.ofNanos(s.messageRate.windowNanos()));
-  }
-
-  /** The state of fragmented sends, made the first time one is sent (see {@link Fragments}). */
-  private Fragments fragments() {
-    Fragments f = fragments;
-    if (f == null) {
-      Fragments made = new Fragments();
-      f = (Fragments) FRAGMENTS.compareAndExchange(this, null, made);
-      if (f == null) {
-        f = made;
-      }
-    }
-    return f;
   }
 
   private static String utf8(ByteBuffer b) {
@@ -403,7 +460,7 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
 
   @Override
   public CompletableFuture<Void> sendText(CharSequence part, boolean last) {
-    Fragments f = fragments();
+    Extras f = extras(); // the state of fragmented sends
     synchronized (f) {
       // A surrogate pair may be split between parts: hold a trailing high surrogate back and
       // send it with the next part, so each frame carries whole UTF-8 sequences of whole chars.
@@ -427,7 +484,7 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
   }
 
   private CompletableFuture<Void> fragment(Opcode type, ByteBuffer part, boolean last) {
-    Fragments f = fragments();
+    Extras f = extras(); // the state of fragmented sends
     synchronized (f) {
       if (f.type != null && f.type != type) {
         throw new IllegalStateException(
@@ -435,7 +492,7 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
       }
       CompletableFuture<Void> sent = api(conn().sendFragment(type, part, last));
       f.type = last ? null : type;
-      TopicSubscriber s = subscriber;
+      TopicSubscriber s = subscriber();
       if (last && s != null) {
         s.pump(); // topic messages held back while the fragments went out (RFC 6455 §5.4)
       }
@@ -501,7 +558,7 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
   }
 
   private LinkedBlockingQueue<Object> inboxOrThrow(boolean streams) {
-    if (inbox == null) {
+    if (pull == null) {
       throw new IllegalStateException(
           "this connection delivers messages to its listener; receive() is for connections made"
               + " without one");
@@ -514,20 +571,21 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
                   + " streamMessages(true) for receiveStream()"
               : "this connection streams messages (streamMessages(true)): use receiveStream()");
     }
-    return inbox;
+    return pull.inbox;
   }
 
   private Object take(Object o) throws WebSocketClosedException {
     if (o instanceof Closed closed) {
-      inbox.add(closed); // every later receive() sees the close too
+      pull.inbox.add(closed); // every later receive() sees the close too
       throw closed.cause();
     }
     if (o instanceof Message m) {
       conn().releaseHeld(heldBytes(m));
     }
-    synchronized (inbox) {
-      if (readPaused && inbox.size() <= INBOX_LOW) {
-        readPaused = false;
+    Pull p = pull;
+    synchronized (p.inbox) {
+      if (p.readPaused && p.inbox.size() <= INBOX_LOW) {
+        p.readPaused = false;
         conn().pauseReading(false);
       }
     }
@@ -582,28 +640,48 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
 
   @Override
   public HandshakeRequest request() {
-    return request;
+    Object r = request;
+    if (r instanceof byte[] packed) {
+      Connection c = conn();
+      return HandshakeRequest.unfold(packed, c.remoteAddress(), c.localAddress(), serving.server);
+    }
+    return (HandshakeRequest) r;
   }
 
   @Override
   public Headers responseHeaders() {
-    return responseHeaders;
+    Extras x = extrasOrNull();
+    return x == null ? Headers.empty() : x.responseHeaders;
   }
 
   @Override
   public Object attachment() {
-    return attachment;
+    Extras x = extrasOrNull();
+    return x == null ? null : x.attachment;
   }
 
   @Override
   public void attach(Object value) {
-    attachment = value;
+    if (value != null || extrasOrNull() != null) {
+      extras().attachment = value;
+    }
+  }
+
+  /** Its topics' state, or null before {@link Topics#subscribe} was first called on it. */
+  TopicSubscriber subscriber() {
+    Extras x = extrasOrNull();
+    return x == null ? null : x.subscriber;
+  }
+
+  /** Sets its topics' state; by {@link Topics}, under this object's monitor. */
+  void subscriber(TopicSubscriber s) {
+    extras().subscriber = s;
   }
 
   @Override
   public SocketAddress remoteAddress() {
     // A server's: the client the request came from, through a PROXY header or trusted proxies.
-    return request != null ? request.remoteAddress() : conn().remoteAddress();
+    return request instanceof HandshakeRequest r ? r.remoteAddress() : conn().remoteAddress();
   }
 
   @Override
@@ -633,7 +711,7 @@ final class WebSocketImpl implements WebSocket, ConnectionHandler {
         WsEvents.SendQueueFull event = new WsEvents.SendQueueFull();
         if (event.shouldCommit()) {
           Connection c = connection;
-          event.remote = String.valueOf(request.remoteAddress());
+          event.remote = String.valueOf(client());
           event.queued = c == null ? 0 : c.queuedBytes();
           event.commit();
         }

@@ -891,6 +891,7 @@ public final class WebSocketServer implements AutoCloseable {
       }
       Serving serving =
           new Serving(maxConnections, maxPerAddress, handshakeRate, messageRate, clock, trustedProxies);
+      serving.server = self;
       hook.serving = serving;
       hook.server = self;
       routeHooks.values().forEach(h -> {

@@ -45,7 +45,7 @@ final class Inbound {
   private final boolean streamMessages;
 
   /** The connection's share of the memory budget, or null when nothing is counted. */
-  private final MemoryBudget.Account memory;
+  MemoryBudget.Account memory; // set by Session.chargeMemoryTo before any charge
   /** Where large assembly arrays come from and go back to. */
   private final AssemblyPool pool;
   /**
@@ -60,6 +60,10 @@ final class Inbound {
 
   /** Set when the listener paused reading during {@link Session#receive}: stop at once. */
   boolean pauseRequested;
+  /** Bytes the last {@link Session#receive} waits for; 0 when it consumed everything. */
+  long stalledFor;
+  /** A pause left work that needs no new bytes: see {@link Session#mustFeedAgain()}. */
+  boolean feedAgain;
 
   /**
    * The most a decoder (inflation) produces in one {@link Session#receive} before it stops and

@@ -60,12 +60,8 @@ public final class Session {
   private final SessionConfig config;
   private final Extension[] extensions;
   private FrameBuffers lender; // for the sending half, once it is made; null: heap buffers
-  private MemoryBudget.Account memory; // null: nothing counted
-  /** Where the receiving half takes large assembly arrays; a test may give its own pool. */
-  AssemblyPool assemblies = AssemblyPool.SHARED;
-  private long stalledFor; // bytes the last receive() waits for; 0 when it consumed everything
-  private boolean pauseRequested; // receive() returns after the event in progress
-  private boolean feedAgain; // a pause left work that needs no new bytes: see mustFeedAgain()
+  // The memory account, the assembly pool and what the last receive() left (bytes it waits for,
+  // a pause, work to feed again) are the receiving half's: an idle session is 40 bytes.
 
   private State state = State.OPEN;
 
@@ -121,7 +117,21 @@ public final class Session {
    * @param account the connection's share of the memory budget
    */
   public void chargeMemoryTo(MemoryBudget.Account account) {
-    this.memory = account;
+    inbound().memory = account;
+  }
+
+  /** Takes large assembly arrays from {@code pool} instead of the shared one; before any receive. */
+  void assemblies(AssemblyPool pool) {
+    inbound = new Inbound(role, config, extensions, rsvBits(extensions), null, pool);
+  }
+
+  /** The receiving half, made at the first call (the first byte received, or a memory account). */
+  private Inbound inbound() {
+    Inbound reader = inbound;
+    if (reader == null) {
+      reader = inbound = new Inbound(role, config, extensions, rsvBits(extensions), null, AssemblyPool.SHARED);
+    }
+    return reader;
   }
 
   /**
@@ -132,7 +142,8 @@ public final class Session {
    * @return bytes wanted, or 0 when the last receive consumed all its input
    */
   public long stalledFor() {
-    return stalledFor;
+    Inbound reader = inbound;
+    return reader == null ? 0 : reader.stalledFor;
   }
 
   /**
@@ -144,7 +155,8 @@ public final class Session {
    * @return true when the input must be fed again
    */
   public boolean mustFeedAgain() {
-    return feedAgain;
+    Inbound reader = inbound;
+    return reader != null && reader.feedAgain;
   }
 
   /**
@@ -229,21 +241,17 @@ public final class Session {
       in.position(in.limit());
       return;
     }
-    stalledFor = 0;
-    pauseRequested = false;
-    feedAgain = false;
-    Inbound reader = inbound;
-    if (reader == null) {
-      // The first byte since the handshake (or bytes that came with it): only now is there a
-      // frame to parse. Most idle connections never get here.
-      reader = inbound = new Inbound(role, config, extensions, rsvBits(extensions), memory, assemblies);
-    }
+    // The first byte since the handshake (or bytes that came with it) makes the receiving half:
+    // only now is there a frame to parse. Most idle connections never get here.
+    Inbound reader = inbound();
+    reader.stalledFor = 0;
+    reader.feedAgain = false;
     FrameParser parser = reader.parser;
     reader.listener = listener;
     reader.pauseRequested = false;
     reader.decodeSliceLeft = Inbound.DECODE_SLICE;
     try {
-      while (state != State.CLOSED && !pauseRequested) {
+      while (state != State.CLOSED && !reader.pauseRequested) {
         switch (parser.next(in)) {
           case NEED_MORE -> {
             return;
@@ -256,9 +264,9 @@ public final class Session {
             } catch (MemoryStall stall) {
               parser.giveBack(in, chunk.remaining()); // fed again once memory comes back
               if (stall.wanted < 0) {
-                feedAgain = true; // not memory: the listener paused, or inflation used its slice
+                reader.feedAgain = true; // not memory: the listener paused, or inflation used its slice
               } else {
-                stalledFor = Math.max(1, stall.wanted);
+                reader.stalledFor = Math.max(1, stall.wanted);
               }
               return;
             }
@@ -278,8 +286,8 @@ public final class Session {
     } finally {
       if (state == State.CLOSED) {
         in.position(in.limit());
-      } else if (pauseRequested && parser.frameEndPending()) {
-        feedAgain = true; // the frame's end (perhaps the message's) needs no byte more
+      } else if (reader.pauseRequested && parser.frameEndPending()) {
+        reader.feedAgain = true; // the frame's end (perhaps the message's) needs no byte more
       }
       reader.listener = null;
     }
@@ -300,9 +308,9 @@ public final class Session {
    * messages for now (flow control). Outside a receive it does nothing.
    */
   public void pause() {
-    pauseRequested = true;
-    if (inbound != null) {
-      inbound.pauseRequested = true;
+    Inbound reader = inbound; // none before the first receive: there is nothing to pause then
+    if (reader != null) {
+      reader.pauseRequested = true;
     }
   }
 
@@ -359,9 +367,7 @@ public final class Session {
     if (state == State.CLOSED) {
       return;
     }
-    if (inbound == null) {
-      inbound = new Inbound(role, config, extensions, rsvBits(extensions), memory, assemblies);
-    }
+    inbound();
     fail(new ProtocolException(code, reason), listener);
   }
 
@@ -377,8 +383,8 @@ public final class Session {
 
   private void closeState() {
     state = State.CLOSED;
-    stalledFor = 0;
     if (inbound != null) {
+      inbound.stalledFor = 0;
       inbound.releaseMemory();
     }
     for (Extension e : extensions) {

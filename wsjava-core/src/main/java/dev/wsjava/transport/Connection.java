@@ -53,27 +53,18 @@ public abstract class Connection {
   private final ConnectionHandler handler;
   private final ConnectionConfig config;
   private final String subprotocol;
-  private Sends sends; // made by the first send or write: see sends()
   private volatile CompletableFuture<Void> closed; // made by the first closed() or at the close
-  private Events events; // made by the first event, which an idle connection never has
+  /**
+   * The adapter of session events with the sends in flight and the memory account: made by the
+   * first read, send or write (see {@link #events()}), which an idle connection never has.
+   */
+  private Events events;
   private boolean closeReported;
   private volatile boolean opened;
-  /**
-   * This connection's share of the server's (or client's) memory budget, opened by the first
-   * charge ({@link #memory()}): an idle connection holds none. Written once, under the lock.
-   */
-  private volatile MemoryBudget.Account memory;
-  /** Queued outbound bytes charged to {@link #memory} (past the first {@link #FREE_QUEUE}). */
-  private long outboundCharged;
-  /** Reading waits until the outbound queue is empty ({@link #pauseReadingUntilSent()}). */
-  private boolean drainPause;
-  /** Bytes of received messages the application holds (see {@link #chargeHeld}); under lock. */
-  private long heldByApp;
-  /** Whether reading waits for the application to take what it holds; under lock. */
-  private boolean heldPause;
-  /** The slow-trickle rule, made when a read first ends inside a message; reading thread only. */
-  private ProgressWatch progress;
-  private volatile long lastReceiveNanos = System.nanoTime();
+  // The memory account, the sends in flight, the queue's charge and the reading side's flow
+  // control (drain and held-message pauses, the slow-trickle watch) are in Events: an idle
+  // connection, which has none, is 30 bytes smaller for it. When bytes last came is the transport's to keep (see received): only the
+  // keepalive rules read it.
 
   /**
    * A send's future, with the written total that completes it: one object per send, where a
@@ -92,27 +83,6 @@ public abstract class Connection {
     }
   }
 
-  /**
-   * The sends waiting to be written and the writers' accounting, made by the first send (or the
-   * first write, of a pong or a close): an idle connection holds none. Guarded by the lock.
-   */
-  private static final class Sends {
-    /** The futures in the order of their bytes, each with the written total that completes it. */
-    final ArrayDeque<Pending> pending = new ArrayDeque<>(INITIAL_PENDING);
-    /** Writes begun outside the lock and not ended yet (see {@link #beginWrite()}). */
-    int writesInFlight;
-    /** The socket closed under such writes: what they leave fails once the last one ends. */
-    boolean failPendingAfterWrites;
-    /** A send met a full queue: {@code onWritable} is due once the queue drains to half. */
-    boolean overHighWater;
-    /**
-     * The futures one write completed, reused from write to write so that a write that finishes a
-     * batch of sends allocates no list; {@link #doneBusy} while a completer uses it.
-     */
-    Pending[] done = new Pending[INITIAL_PENDING];
-    /** Whether a completer fills or completes {@link #done}; set under the lock. */
-    volatile boolean doneBusy;
-  }
 
   /**
    * Queued outbound bytes of a connection that are not charged to the memory budget, like its
@@ -184,16 +154,10 @@ public abstract class Connection {
     return raced != null ? raced : made;
   }
 
-  /** The sends and writes in flight, made at the first; call with the lock held. */
-  private Sends sends() {
-    Sends s = sends;
-    if (s == null) {
-      s = sends = new Sends();
-    }
-    return s;
-  }
-
-  /** The adapter of session events, made at the first; call with the lock held. */
+  /**
+   * The adapter of session events, the sends and writes in flight and the reading side's state,
+   * made at the first; call with the lock held.
+   */
   private Events events() {
     Events e = events;
     if (e == null) {
@@ -378,7 +342,7 @@ public abstract class Connection {
         return CompletableFuture.completedFuture(null);
       }
       Pending f = new Pending(session.outboundTotal());
-      sends().pending.addLast(f);
+      events().pending().addLast(f);
       return f;
     } finally {
       lock.unlock();
@@ -449,10 +413,11 @@ public abstract class Connection {
     ReentrantLock lock = lock();
     lock.lock();
     try {
-      heldByApp += bytes;
+      Events e = events();
+      e.heldByApp += bytes;
       memory().chargeOver(bytes);
-      if (!heldPause && budgetSpent() && session.state() != Session.State.CLOSED) {
-        heldPause = true;
+      if (!e.heldPause && budgetSpent() && session.state() != Session.State.CLOSED) {
+        e.heldPause = true;
         setPaused(PAUSE_HELD, true); // under the lock: a release cannot slip in before it
       }
     } finally {
@@ -470,11 +435,12 @@ public abstract class Connection {
     ReentrantLock lock = lock();
     lock.lock();
     try {
-      long n = Math.min(bytes, heldByApp);
-      heldByApp -= n;
+      Events e = events();
+      long n = Math.min(bytes, e.heldByApp);
+      e.heldByApp -= n;
       memory().release(n);
-      if (heldPause && (heldByApp == 0 || !budgetSpent())) {
-        heldPause = false;
+      if (e.heldPause && (e.heldByApp == 0 || !budgetSpent())) {
+        e.heldPause = false;
         setPaused(PAUSE_HELD, false);
       }
     } finally {
@@ -488,7 +454,7 @@ public abstract class Connection {
    */
   private boolean budgetSpent() {
     MemoryBudget budget = config.memory();
-    MemoryBudget.Account memory = this.memory;
+    MemoryBudget.Account memory = memoryOrNull();
     long spare = memory == null ? 0 : memory.held() - memory.used();
     return budget.reserved() - spare >= budget.capacity();
   }
@@ -515,7 +481,7 @@ public abstract class Connection {
     try {
       pause = session.hasOutbound() && session.state() != Session.State.CLOSED;
       if (pause) {
-        drainPause = true;
+        events().drainPause = true;
         session.pause();
       }
     } finally {
@@ -661,13 +627,13 @@ public abstract class Connection {
       }
       long queued = session.outboundBytes();
       if (queued > 0 && queued + size > config.maxQueuedBytes()) {
-        sends().overHighWater = true;
+        events().overHighWater = true;
         return CompletableFuture.failedFuture(
             new QueueFullException(queued, size, config.maxQueuedBytes()));
       }
       encode(kind, type, payload, last); // throws IllegalStateException / IllegalArgumentException
       future = new Pending(session.outboundTotal());
-      sends().pending.addLast(future);
+      events().pending().addLast(future);
       chargeOutbound();
     } finally {
       lock.unlock();
@@ -697,7 +663,7 @@ public abstract class Connection {
    */
   protected final boolean receive(ByteBuffer in) {
     long now = System.nanoTime();
-    lastReceiveNanos = now;
+    received(now);
     int before = in.remaining();
     long stalled;
     boolean midMessage;
@@ -727,7 +693,7 @@ public abstract class Connection {
     if (answersPileUp) {
       pauseReadingUntilSent();
     }
-    if (midMessage || progress != null) {
+    if (midMessage || events.progress != null) {
       watchProgress(now, before - in.remaining(), midMessage);
     }
     if (stalled > 0) {
@@ -752,20 +718,21 @@ public abstract class Connection {
    */
   private boolean answersPileUp() {
     return session.role() == Role.SERVER
-        && !drainPause
+        && !events().drainPause
         && session.outboundBytes() > config.maxQueuedBytes() / 2
         && session.state() != Session.State.CLOSED;
   }
 
   /** Applies the slow-trickle rule to a read; asks the transport for a timer while it watches. */
   private void watchProgress(long now, long bytes, boolean midMessage) {
-    ProgressWatch p = progress;
+    Events e = events; // made by the receive before this
+    ProgressWatch p = e.progress;
     if (p == null) {
       ConnectionConfig.Progress rule = config.progress();
       if (rule.minBytes() == 0) {
         return;
       }
-      p = progress = new ProgressWatch(rule.window().toNanos(), rule.minBytes());
+      p = e.progress = new ProgressWatch(rule.window().toNanos(), rule.minBytes());
     }
     String slow = p.received(now, bytes, midMessage);
     if (slow != null) {
@@ -792,7 +759,8 @@ public abstract class Connection {
    * @return the next deadline while the rule still watches, or 0
    */
   protected final long progressDue(boolean paused) {
-    ProgressWatch p = progress;
+    Events e = events; // the reading thread made it with the watch
+    ProgressWatch p = e == null ? null : e.progress;
     if (p == null || !p.watching()) {
       return 0;
     }
@@ -816,18 +784,19 @@ public abstract class Connection {
    * @return the account
    */
   protected final MemoryBudget.Account memory() {
-    MemoryBudget.Account a = memory;
+    MemoryBudget.Account a = memoryOrNull();
     if (a != null) {
       return a;
     }
     ReentrantLock lock = lock();
     lock.lock();
     try {
-      a = memory;
+      Events e = events();
+      a = e.memory;
       if (a == null) {
         a = config.memory().open();
         session.chargeMemoryTo(a); // before the volatile write: whoever sees the account sees this
-        memory = a;
+        e.memory = a;
       }
       return a;
     } finally {
@@ -836,14 +805,24 @@ public abstract class Connection {
   }
 
   /**
+   * The memory account, or null while none is open. A racy read of {@link #events} (a thread
+   * that sees none goes on to {@link #memory()}'s lock, or counts nothing), then a volatile one.
+   */
+  private MemoryBudget.Account memoryOrNull() {
+    Events e = events;
+    return e == null ? null : e.memory;
+  }
+
+  /**
    * Charges the outbound queue past {@link #FREE_QUEUE} to the memory budget, as an overdraft (a
    * send is never refused for the budget's sake); call with the lock held after the queue changed.
    */
   private void chargeOutbound() {
     long charge = Math.max(0, session.outboundBytes() - FREE_QUEUE);
-    long was = outboundCharged;
+    Events s = events;
+    long was = s == null ? 0 : s.outboundCharged;
     if (charge != was) {
-      outboundCharged = charge;
+      events().outboundCharged = charge;
       if (charge > was) {
         memory().chargeOver(charge - was);
       } else {
@@ -895,7 +874,7 @@ public abstract class Connection {
     ReentrantLock lock = lock();
     lock.lock();
     try {
-      MemoryBudget.Account memory = this.memory;
+      MemoryBudget.Account memory = memoryOrNull();
       return memory == null ? 0 : memory.used();
     } finally {
       lock.unlock();
@@ -966,13 +945,14 @@ public abstract class Connection {
   }
 
   /**
-   * Returns when bytes were last received, for idle and keepalive checks.
+   * Reports that bytes arrived, for the transport's idle and keepalive checks, which alone need the
+   * time: a transport keeps it where those checks live (NIO: in the connection's timers, made only
+   * when one is armed), so a connection without keepalive holds no field for it. Called by {@link
+   * #receive} on the reading thread before the bytes are handled. The default keeps nothing.
    *
-   * @return a {@link System#nanoTime()} value
+   * @param nanos a {@link System#nanoTime()} value
    */
-  protected final long lastReceiveNanos() {
-    return lastReceiveNanos;
-  }
+  protected void received(long nanos) {}
 
   /**
    * Returns the configuration.
@@ -1027,12 +1007,12 @@ public abstract class Connection {
    * under the write does not fail the sends it carries: the writer reports how far it got.
    */
   protected final void beginWrite() {
-    sends().writesInFlight++;
+    events().writesInFlight++;
   }
 
   /** Marks the end of a write begun with {@link #beginWrite()}; call with {@link #lock()} held. */
   protected final void endWrite() {
-    sends().writesInFlight--;
+    events().writesInFlight--;
   }
 
   /**
@@ -1061,7 +1041,7 @@ public abstract class Connection {
   /** Completes written sends; returns whether onWritable is due (cleared only on the I/O thread). */
   private boolean complete(boolean ioThread) {
     Pending first = null; // most writes finish one send: no list for it
-    Pending[] done = null; // the others: Sends.done, or a list when another completer has that
+    Pending[] done = null; // the others: Events.done, or a list when another completer has that
     int doneCount = 0;
     List<Pending> doneList = null;
     List<CompletableFuture<Void>> failed = null;
@@ -1071,11 +1051,11 @@ public abstract class Connection {
     ReentrantLock lock = lock();
     lock.lock();
     try {
-      Sends s = sends;
+      Events s = events;
       if (s != null) {
         // Every byte queued and no longer queued has been written: what the futures wait for.
         long writtenTotal = session.outboundTotal() - session.outboundBytes();
-        ArrayDeque<Pending> pending = s.pending;
+        ArrayDeque<Pending> pending = s.pending();
         while (!pending.isEmpty() && pending.peekFirst().target <= writtenTotal) {
           Pending f = pending.pollFirst();
           if (first == null) {
@@ -1088,7 +1068,7 @@ public abstract class Connection {
           } else {
             if (done == null) {
               s.doneBusy = true;
-              done = s.done;
+              done = s.done();
             }
             if (doneCount == done.length) {
               done = s.done = Arrays.copyOf(done, doneCount * 2);
@@ -1111,8 +1091,9 @@ public abstract class Connection {
       }
       if (!session.hasOutbound()) {
         session.trim();
-        if (drainPause) {
-          drainPause = false;
+        Events e = events;
+        if (e != null && e.drainPause) {
+          e.drainPause = false;
           drained = true;
         }
       }
@@ -1120,7 +1101,7 @@ public abstract class Connection {
       lock.unlock();
     }
     if (drained) {
-      MemoryBudget.Account memory = this.memory;
+      MemoryBudget.Account memory = memoryOrNull();
       if (memory != null) {
         memory.unstuck();
       }
@@ -1135,7 +1116,7 @@ public abstract class Connection {
         done[i] = null;
         f.complete(null);
       }
-      sends.doneBusy = false;
+      events.doneBusy = false;
     }
     if (doneList != null) {
       for (Pending f : doneList) {
@@ -1185,11 +1166,11 @@ public abstract class Connection {
       if (session.state() != Session.State.CLOSED) {
         session.receiveEnd(events());
       }
-      Sends s = sends;
+      Events s = events;
       if (s != null && s.writesInFlight > 0) {
         s.failPendingAfterWrites = true; // the writer completes or fails them when its write ends
       } else {
-        if (s != null) {
+        if (s != null && s.pending != null) {
           failed.addAll(s.pending);
           s.pending.clear();
         }
@@ -1199,9 +1180,11 @@ public abstract class Connection {
       }
       report = opened && !closeReported;
       closeReported = true;
-      outboundCharged = 0;
-      heldByApp = 0;
-      MemoryBudget.Account memory = this.memory;
+      if (events != null) {
+        events.outboundCharged = 0;
+        events.heldByApp = 0;
+      }
+      MemoryBudget.Account memory = memoryOrNull();
       if (memory != null) {
         memory.releaseAll(); // the queue, the message being read and the inbox's charge
       }
@@ -1299,6 +1282,59 @@ public abstract class Connection {
 
     /** The I/O thread while it runs a handler's event; read by {@link #inEvent()}. */
     volatile Thread thread;
+
+    ArrayDeque<Pending> pending() {
+      ArrayDeque<Pending> p = pending;
+      if (p == null) {
+        p = pending = new ArrayDeque<>(INITIAL_PENDING);
+      }
+      return p;
+    }
+
+    Pending[] done() {
+      Pending[] d = done;
+      if (d == null) {
+        d = done = new Pending[INITIAL_PENDING];
+      }
+      return d;
+    }
+
+    /**
+     * This connection's share of the server's (or client's) memory budget, opened by the first
+     * read or charge ({@link #memory()}). Written once, under the lock.
+     */
+    volatile MemoryBudget.Account memory;
+
+    /**
+     * The futures of the sends, in the order of their bytes, each with the written total that
+     * completes it; made by the first send (a connection that only reads has none).
+     */
+    private ArrayDeque<Pending> pending;
+    /** Writes begun outside the lock and not ended yet (see {@link #beginWrite()}). */
+    int writesInFlight;
+    /** The socket closed under such writes: what they leave fails once the last one ends. */
+    boolean failPendingAfterWrites;
+    /** A send met a full queue: {@code onWritable} is due once the queue drains to half. */
+    boolean overHighWater;
+    /**
+     * The futures one write completed, reused from write to write so that a write that finishes a
+     * batch of sends allocates no list; {@link #doneBusy} while a completer uses it.
+     */
+    private Pending[] done;
+    /** Whether a completer fills or completes {@link #done}; set under the lock. */
+    volatile boolean doneBusy;
+    /** Queued outbound bytes charged to {@link #memory} (past the first {@link #FREE_QUEUE}). */
+    long outboundCharged;
+
+    // The reading side's flow control.
+    /** Reading waits until the outbound queue is empty ({@link #pauseReadingUntilSent()}). */
+    boolean drainPause;
+    /** Bytes of received messages the application holds (see {@link #chargeHeld}); under lock. */
+    long heldByApp;
+    /** Whether reading waits for the application to take what it holds; under lock. */
+    boolean heldPause;
+    /** The slow-trickle rule, made when a read first ends inside a message; reading thread only. */
+    ProgressWatch progress;
 
     @Override
     public void onMessage(Opcode type, ByteBuffer payload) {

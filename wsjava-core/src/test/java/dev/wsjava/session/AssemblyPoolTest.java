@@ -113,7 +113,7 @@ class AssemblyPoolTest {
 
   static Session server(AssemblyPool pool) {
     Session s = new Session(Role.SERVER, SessionConfig.DEFAULTS, List.of());
-    s.assemblies = pool;
+    s.assemblies(pool);
     return s;
   }
 

@@ -108,6 +108,7 @@ public final class BlockingConnection extends Connection {
   private volatile int pausedBy;
 
   // Keepalive: set by the timers' thread, cleared by the read loop when anything arrives.
+  private volatile long lastReceiveNanos = System.nanoTime();
   private volatile boolean pingOutstanding;
   private volatile long pingSentNanos;
   private volatile Keepalive.Due due;
@@ -308,6 +309,11 @@ public final class BlockingConnection extends Connection {
     }
   }
 
+  @Override
+  protected void received(long nanos) {
+    lastReceiveNanos = nanos;
+  }
+
   /**
    * Sets or clears a reason not to read. While any holds, the loop stops between reads: the
    * socket's receive buffer fills and TCP slows the peer down; the idle and keepalive timers wait
@@ -423,7 +429,7 @@ public final class BlockingConnection extends Connection {
       return Long.MAX_VALUE;
     }
     return KeepaliveRules.next(
-        config(), now, lastReceiveNanos(), pausedBy != 0, pingOutstanding, pingSentNanos);
+        config(), now, lastReceiveNanos, pausedBy != 0, pingOutstanding, pingSentNanos);
   }
 
   /** Runs the timers that are due, then schedules the next; on a {@link Keepalive} thread. */
@@ -448,7 +454,7 @@ public final class BlockingConnection extends Connection {
     }
     long now = System.nanoTime();
     KeepaliveRules.Act act =
-        KeepaliveRules.due(config(), now, lastReceiveNanos(), pingOutstanding, pingSentNanos);
+        KeepaliveRules.due(config(), now, lastReceiveNanos, pingOutstanding, pingSentNanos);
     if (act == KeepaliveRules.Act.IDLE_TIMEOUT) {
       String reason =
           "idle timeout: nothing received for " + config().idleTimeout().toMillis() + " ms";

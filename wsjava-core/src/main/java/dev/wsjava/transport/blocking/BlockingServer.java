@@ -39,6 +39,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -99,6 +100,8 @@ public final class BlockingServer implements ServerTransport {
   private final Set<Socket> handshaking = ConcurrentHashMap.newKeySet();
   private final Set<Socket> upgradedSockets = ConcurrentHashMap.newKeySet(); // 101 sent, not yet counted
   private final Set<BlockingConnection> connections = ConcurrentHashMap.newKeySet();
+  /** Each connection's release callback: one for the server, not a method reference per socket. */
+  private final Consumer<BlockingConnection> released = connections::remove;
   private final Deadlines deadlines;
   private volatile boolean stopping;
   private final CompletableFuture<Void> closed = new CompletableFuture<>();
@@ -585,7 +588,7 @@ public final class BlockingServer implements ServerTransport {
               Upgrades.config(answer, connectionConfig),
               answer.subprotocol(),
               extensions,
-              connections::remove);
+              released);
       if (!remote.equals(raw.getRemoteSocketAddress())) {
         connection.proxiedFrom(remote);
       }

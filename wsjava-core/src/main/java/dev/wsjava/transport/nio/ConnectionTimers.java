@@ -98,6 +98,12 @@ final class ConnectionTimers {
   }
 
   private final Host host;
+  /**
+   * When bytes last came, kept here for a host with nowhere else to keep it (a {@link
+   * NioConnection}: only these timers read it, and a connection without any has none); written by
+   * the host on the loop thread.
+   */
+  long lastReceivedNanos = System.nanoTime();
   private final Scheduler scheduler;
   private Timer close;
   private Timer idle;

@@ -40,8 +40,8 @@ import java.util.function.Consumer;
  *
  * <p>Memory: an idle connection holds no buffer, no lock, no timer and no memory-budget account,
  * and its session neither a parser nor a queue; each is made at its first use (see the fields). On
- * a server it is this object (128 bytes), its session (64), the API's facade (88) and the upgrade
- * request, packed (about 120 with its bytes): about 400 bytes beside the JDK's socket ({@code
+ * a server it is this object (88 bytes), its session (40), the API's facade (56) and the upgrade
+ * request's packed head (64 for a plain upgrade): about 250 bytes beside the JDK's socket ({@code
  * ./bench footprint} lists them).
  *
  * <p>Thread-safety: the {@link Connection} methods are safe from any thread; everything else runs
@@ -780,8 +780,16 @@ final class NioConnection extends Connection
   }
 
   @Override
+  protected void received(long nanos) {
+    ConnectionTimers t = timers;
+    if (t != null) {
+      t.lastReceivedNanos = nanos;
+    }
+  }
+
+  @Override
   public long lastReceivedNanos() {
-    return lastReceiveNanos();
+    return timers.lastReceivedNanos; // asked by the timers only
   }
 
   @Override
