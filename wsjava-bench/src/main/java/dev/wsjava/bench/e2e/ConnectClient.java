@@ -1,17 +1,21 @@
 package dev.wsjava.bench.e2e;
 
 import dev.wsjava.bench.peer.ClientBench;
+import dev.wsjava.bench.peer.CpuTime;
 import dev.wsjava.bench.peer.PeerArgs;
 import dev.wsjava.bench.peer.ResultLine;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Base64;
 import java.util.Collections;
+import java.util.Locale;
+import java.util.Map;
 import java.util.SplittableRandom;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSessionContext;
@@ -26,13 +30,18 @@ import javax.net.ssl.SSLSocket;
  * time per connection.
  *
  * <p>Command line: {@code --port P [--host 127.0.0.1] [--path /echo] [--trust TRUST_STORE]
- * [--resume] [--warmup-conns 0] [--warmup-ms 2000] [--measure-ms 5000] [--server-pid PID]}; with {@code --trust} it
+ * [--resume] [--warmup-conns 0] [--warmup-jit PERCENT] [--warmup-max-ms 120000] [--warmup-ms 2000]
+ * [--measure-ms 5000] [--server-pid PID]}; with {@code --trust} it
  * speaks wss and names its result {@code connect_tls}, else {@code connect}. With {@code --resume}
  * (the TLS handshake benchmark's resumed points) it keeps the JDK's client session cache, so every
  * handshake after the first offers the server's last session ticket (TLS 1.3 PSK with (EC)DHE), and
  * adds {@code resumed} (the share of handshakes that were resumed) to its result line. {@code
  * --warmup-conns N} opens N connections before the timed warm-up starts: a JVM server's TLS code is
- * compiled only after some thousand handshakes, which a cold client opens slowly.
+ * compiled only after some thousand handshakes, which a cold client opens slowly. {@code
+ * --warmup-jit P} then goes on in rounds of {@value #WARMUP_ROUND} connections until the server's
+ * JIT compiler threads used less than P % of its CPU in three rounds in a row (bounded by {@code
+ * --warmup-max-ms}), and the result line says how many connections that took ({@code
+ * warmup_conns}) and the last round's share ({@code warmup_jit_share}).
  */
 public final class ConnectClient {
   private static final int TIMEOUT_MS = 10_000;
@@ -91,6 +100,8 @@ public final class ConnectClient {
     Path trust = null;
     boolean resume = false;
     int warmupConns = 0;
+    double warmupJit = -1;
+    long warmupMaxMs = 120_000;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--host" -> host = args[++i];
@@ -99,6 +110,8 @@ public final class ConnectClient {
         case "--trust" -> trust = Path.of(args[++i]);
         case "--resume" -> resume = true;
         case "--warmup-conns" -> warmupConns = Integer.parseInt(args[++i]);
+        case "--warmup-jit" -> warmupJit = Double.parseDouble(args[++i]) / 100;
+        case "--warmup-max-ms" -> warmupMaxMs = Long.parseLong(args[++i]);
         case "--warmup-ms" -> warmup = Long.parseLong(args[++i]);
         case "--measure-ms" -> measure = Long.parseLong(args[++i]);
         case "--server-pid" -> serverPid = Long.parseLong(args[++i]);
@@ -112,13 +125,82 @@ public final class ConnectClient {
         trust == null ? null : PeerArgs.clientTls(trust), resume);
     String id = trust == null ? "connect" : "connect_tls";
     try {
-      for (int i = 0; i < warmupConns; i++) {
-        client.once();
+      Warm warm = client.warmUp(warmupConns, warmupJit, warmupMaxMs, serverPid, System.err);
+      ResultLine line = client.run(id, warmup, measure, serverPid);
+      line.put("warmup_conns", warm.connections());
+      if (warm.jitShare() >= 0) {
+        line.put("warmup_jit_share", warm.jitShare());
       }
-      client.run(id, warmup, measure, serverPid).print(System.out);
+      line.print(System.out);
     } catch (IOException | RuntimeException e) {
       ResultLine.error(System.out, id, e.toString());
     }
+  }
+
+  /** Connections opened per round of the JIT-bounded warm-up ({@link #warmUp}). */
+  static final int WARMUP_ROUND = 500;
+
+  /**
+   * Rounds in a row the compilers must stay under the share before the server counts as warm: the
+   * JDK's handshake code runs most of its methods once per connection, so they reach C2's
+   * threshold (some thousand calls) at different connection counts, in bursts with quiet rounds
+   * between them.
+   */
+  static final int WARMUP_QUIET_ROUNDS = 3;
+
+  /**
+   * What the warm-up did.
+   *
+   * @param connections connections it opened
+   * @param jitShare the share of the server's CPU its JIT compiler threads used in the last
+   *     round, or -1 when that was not watched
+   */
+  record Warm(long connections, double jitShare) {}
+
+  /**
+   * Opens {@code minConns} connections, then, when {@code jitShare} is not negative and the
+   * server's process is known, further rounds of {@link #WARMUP_ROUND} connections until the
+   * server's JIT compiler threads used less than {@code jitShare} of its CPU in {@link
+   * #WARMUP_QUIET_ROUNDS} rounds in a row (it has compiled what the handshake runs), or {@code
+   * maxMs} has passed since the start. A server without compiler threads (a native one) stops
+   * after those first quiet rounds. Each round is logged.
+   *
+   * @param minConns connections to open in any case
+   * @param jitShare the compiler share (0 to 1) under which the server counts as warm; negative
+   *     for no rounds
+   * @param maxMs the bound on the whole warm-up, in milliseconds
+   * @param serverPid the server's process, or -1
+   * @param log where each round is reported
+   * @return what it did
+   * @throws IOException when a connection fails
+   */
+  Warm warmUp(int minConns, double jitShare, long maxMs, long serverPid, PrintStream log)
+      throws IOException {
+    long start = System.nanoTime();
+    long deadline = start + maxMs * 1_000_000;
+    long opened = 0;
+    for (; opened < minConns && System.nanoTime() < deadline; opened++) {
+      once();
+    }
+    if (jitShare < 0 || serverPid <= 0) {
+      return new Warm(opened, -1);
+    }
+    double share = 1;
+    int quiet = 0;
+    for (int round = 1; quiet < WARMUP_QUIET_ROUNDS && System.nanoTime() < deadline; round++) {
+      Map<Long, CpuTime.ThreadCpu> before = CpuTime.threads(serverPid);
+      long cpuBefore = CpuTime.micros(serverPid);
+      for (int i = 0; i < WARMUP_ROUND; i++) {
+        once();
+      }
+      opened += WARMUP_ROUND;
+      share = CpuTime.compilerShare(before, CpuTime.threads(serverPid));
+      quiet = share < jitShare ? quiet + 1 : 0;
+      log.printf(Locale.ROOT, "warm-up round %d: %d connections in %.1f s, server %.0f µs/conn,"
+          + " JIT compilers %.1f %% of it%n", round, opened, (System.nanoTime() - start) / 1e9,
+          (CpuTime.micros(serverPid) - cpuBefore) / (double) WARMUP_ROUND, 100 * share);
+    }
+    return new Warm(opened, share);
   }
 
   /**

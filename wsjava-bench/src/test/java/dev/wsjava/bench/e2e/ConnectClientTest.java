@@ -55,6 +55,29 @@ class ConnectClientTest {
   }
 
   @Test
+  void theWarmUpGoesOnInRoundsUntilTheCompilersAreQuietThreeTimesInARow() throws Exception {
+    try (WebSocketServer server = echo().start()) {
+      ConnectClient client = new ConnectClient("127.0.0.1", server.port(), "/echo", null);
+      java.io.ByteArrayOutputStream log = new java.io.ByteArrayOutputStream();
+      java.io.PrintStream out = new java.io.PrintStream(log, true, java.nio.charset.StandardCharsets.UTF_8);
+      long self = ProcessHandle.current().pid();
+      // Not watched: only the connections asked for.
+      assertThat(client.warmUp(7, -1, 60_000, self, out)).isEqualTo(new ConnectClient.Warm(7, -1));
+      // A share no process can reach (200 %): every round is quiet, so three rounds follow.
+      ConnectClient.Warm warm = client.warmUp(7, 2.0, 60_000, self, out);
+      assertThat(warm.connections()).isEqualTo(7 + 3 * ConnectClient.WARMUP_ROUND);
+      assertThat(warm.jitShare()).isBetween(0.0, 1.0);
+      assertThat(log.toString(java.nio.charset.StandardCharsets.UTF_8).lines())
+          .hasSize(3).allMatch(l -> l.startsWith("warm-up round ") && l.endsWith("of it"));
+      // A share no process gets under (0 %): rounds until the bound, then it stops.
+      long start = System.nanoTime();
+      ConnectClient.Warm bounded = client.warmUp(0, 0, 300, self, out);
+      assertThat(bounded.connections()).isPositive();
+      assertThat((System.nanoTime() - start) / 1_000_000).isLessThan(30_000);
+    }
+  }
+
+  @Test
   void theSuitesKeyServesWssAndTheClientTrustsItWithFullHandshakes(@TempDir Path dir) throws Exception {
     TlsFiles.create(dir, List.of("127.0.0.1"));
     for (String f : List.of(PeerArgs.KEY_STORE, PeerArgs.TRUST_STORE, PeerArgs.KEY_PEM, PeerArgs.CERT_PEM)) {

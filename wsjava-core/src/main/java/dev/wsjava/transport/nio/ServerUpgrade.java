@@ -232,7 +232,7 @@ final class ServerUpgrade implements Selectable, Runnable {
     }
     if (!done) {
       rearm();
-      interest(false);
+      interest(io.hasPendingOutput()); // handshake records the socket could not take yet
       if (io.hasBufferedInput()) {
         loop.execute(() -> ready(SelectionKey.OP_READ));
       }

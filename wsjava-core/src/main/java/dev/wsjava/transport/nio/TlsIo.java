@@ -35,6 +35,7 @@ final class TlsIo extends Io {
   private final BufferPool pool;
   private int netSize;
   private int appSize;
+  private int packetSize;
 
   /** Encrypted bytes read and not yet unwrapped, in fill mode (data before position); or null. */
   private ByteBuffer netIn;
@@ -47,6 +48,13 @@ final class TlsIo extends Io {
 
   private boolean handshakeDone;
   private boolean needMoreNet;
+
+  /**
+   * The last read in this call took less than it had room for, so the socket had nothing more then:
+   * reading again before the selector says so would only return nothing (a system call per wait).
+   * Cleared at each call from the connection, so it never outlives the readiness it was learnt in.
+   */
+  private boolean drained;
   private boolean eof;
   private boolean peerClosed;
   private boolean closed;
@@ -167,7 +175,8 @@ final class TlsIo extends Io {
 
   private void sizes(int preferred) {
     appSize = engine.getSession().getApplicationBufferSize();
-    netSize = Math.max(preferred, Math.max(engine.getSession().getPacketBufferSize(), appSize));
+    packetSize = engine.getSession().getPacketBufferSize();
+    netSize = Math.max(preferred, Math.max(packetSize, appSize));
   }
 
   @Override
@@ -187,6 +196,11 @@ final class TlsIo extends Io {
 
   @Override
   boolean handshake() throws IOException {
+    drained = false;
+    return driveHandshake();
+  }
+
+  private boolean driveHandshake() throws IOException {
     while (!handshakeDone) {
       HandshakeStatus hs = engine.getHandshakeStatus();
       switch (hs) {
@@ -202,7 +216,8 @@ final class TlsIo extends Io {
           }
         }
         case NEED_UNWRAP, NEED_UNWRAP_AGAIN -> {
-          if (!unwrapHandshake()) {
+          // The flight wrapped so far goes out in one write before waiting for the peer's.
+          if (!flush() || !unwrapHandshake()) {
             return false;
           }
         }
@@ -218,12 +233,19 @@ final class TlsIo extends Io {
     }
   }
 
-  /** Wraps one handshake message and sends it; false when the socket cannot take it now. */
+  /**
+   * Wraps one handshake record after those already wrapped and not yet written, so that a whole
+   * flight (in TLS 1.3 the server's ServerHello, ChangeCipherSpec and encrypted handshake records)
+   * leaves in one write when the handshake next waits for the peer or is done; false when the
+   * socket cannot take what is pending and there is no room for the record now.
+   */
   private boolean wrapHandshake() throws IOException {
-    if (!flush()) {
-      return false;
+    if (netOut != null && netOut.capacity() - netOut.remaining() < packetSize && !flush()) {
+      return false; // the engine wraps only into room for a whole packet
     }
-    ByteBuffer out = netOut == null ? pool.acquire(netSize) : netOut.compact();
+    // Room for a packet after the first records of the flight (the engine asks for a packet's
+    // room for every record it wraps, however small).
+    ByteBuffer out = netOut == null ? pool.acquire(Math.max(netSize, 2 * packetSize)) : netOut.compact();
     SSLEngineResult r;
     try {
       r = engine.wrap(EMPTY, out);
@@ -233,7 +255,12 @@ final class TlsIo extends Io {
     }
     switch (r.getStatus()) {
       case OK -> {}
-      case BUFFER_OVERFLOW -> growNetSize();
+      case BUFFER_OVERFLOW -> {
+        if (netOut != null) {
+          return flush(); // room after the pending records are written; wrapped again then
+        }
+        growNetSize();
+      }
       case CLOSED -> {
         flush();
         if (r.getHandshakeStatus() != HandshakeStatus.NEED_WRAP) {
@@ -242,7 +269,7 @@ final class TlsIo extends Io {
       }
       case BUFFER_UNDERFLOW -> throw new SSLException("unexpected TLS wrap underflow");
     }
-    return flush();
+    return true;
   }
 
   /** Unwraps one handshake message, reading when needed; false when the socket has nothing now. */
@@ -274,6 +301,9 @@ final class TlsIo extends Io {
         case BUFFER_UNDERFLOW -> needMoreNet = true;
       }
     }
+    if (drained) {
+      return false; // the selector tells when the peer's next bytes come
+    }
     int n = readNet();
     if (n < 0) {
       throw new EOFException("the peer closed the connection during the TLS handshake");
@@ -288,19 +318,22 @@ final class TlsIo extends Io {
     } else if (!netIn.hasRemaining()) {
       netIn = grow(netIn, netIn.capacity() * 2); // a record larger than the buffer
     }
+    int room = netIn.remaining();
     int n = channel.read(netIn);
     if (n < 0) {
       eof = true;
     } else if (n > 0) {
       needMoreNet = false;
     }
+    drained = n >= 0 && n < room;
     releaseNetInIfEmpty();
     return n;
   }
 
   @Override
   int read(ByteBuffer dst) throws IOException {
-    if (!handshakeDone && !handshake()) {
+    drained = false;
+    if (!handshakeDone && !driveHandshake()) {
       return eof ? -1 : 0;
     }
     int start = dst.position();
@@ -350,7 +383,7 @@ final class TlsIo extends Io {
           case BUFFER_UNDERFLOW -> needMoreNet = true;
         }
       }
-      if (eof || readNet() <= 0) {
+      if (eof || drained || readNet() <= 0) {
         break;
       }
     }
@@ -370,6 +403,7 @@ final class TlsIo extends Io {
           }
         }
         default -> {
+          flush(); // what was wrapped (a post-handshake answer); pending output otherwise
           return;
         }
       }

@@ -132,6 +132,36 @@ public final class CpuTime {
   }
 
   /**
+   * The share of a process's CPU between two readings that its JIT compiler threads used (HotSpot
+   * names them {@code C1 CompilerThread<n>} and {@code C2 CompilerThread<n>}; the kernel keeps the
+   * first 15 characters). A JVM whose compilers still take a large share is not warm: its
+   * per-unit cost is partly the compiler's. A process without such threads (a native server) has
+   * a share of 0.
+   *
+   * @param before the first reading
+   * @param after the second
+   * @return 0 to 1; 0 when the process used no CPU in between
+   */
+  public static double compilerShare(Map<Long, ThreadCpu> before, Map<Long, ThreadCpu> after) {
+    long total = 0;
+    long compilers = 0;
+    for (Map.Entry<Long, ThreadCpu> e : after.entrySet()) {
+      ThreadCpu b = before.get(e.getKey());
+      long d = e.getValue().micros() - (b == null ? 0 : b.micros());
+      total += d;
+      if (isCompiler(e.getValue().name())) {
+        compilers += d;
+      }
+    }
+    return total <= 0 ? 0 : (double) compilers / total;
+  }
+
+  /** Whether a kernel thread name is one of HotSpot's JIT compiler threads. */
+  static boolean isCompiler(String name) {
+    return name.startsWith("C1 CompilerThre") || name.startsWith("C2 CompilerThre");
+  }
+
+  /**
    * Both sides' CPU time and threads at one edge of a measured interval: this process (the client)
    * and, when known, the server.
    *
@@ -157,8 +187,8 @@ public final class CpuTime {
   /**
    * Adds each side's CPU time per unit of work over an interval (user + system, all threads) to
    * a result line, with the threads that did the work: {@code client_cpu_us<per>}, {@code
-   * client_threads}, and for a known server {@code server_cpu_us<per>} and {@code
-   * server_threads}.
+   * client_threads}, and for a known server {@code server_cpu_us<per>}, {@code server_threads}
+   * and {@code server_jit_share} ({@link #compilerShare}).
    *
    * @param line the result line
    * @param begin the interval's start
@@ -178,7 +208,8 @@ public final class CpuTime {
       long server = end.server() - begin.server();
       line.put("server_cpu_us" + per, server / (double) units)
           .put("server_threads", formatBusy(
-              busyThreads(begin.serverThreads(), end.serverThreads(), BUSY_SHARE), server));
+              busyThreads(begin.serverThreads(), end.serverThreads(), BUSY_SHARE), server))
+          .put("server_jit_share", compilerShare(begin.serverThreads(), end.serverThreads()));
     }
     return line;
   }

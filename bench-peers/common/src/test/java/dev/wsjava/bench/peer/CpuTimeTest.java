@@ -61,6 +61,22 @@ class CpuTimeTest {
   }
 
   @Test
+  void theCompilerShareCountsBothCompilerTiersAndThreadsThatStartedMeanwhile() {
+    Map<Long, CpuTime.ThreadCpu> before = Map.of(
+        1L, new CpuTime.ThreadCpu("wsjava-nio-1", 10_000),
+        2L, new CpuTime.ThreadCpu("C2 CompilerThre", 5_000));
+    Map<Long, CpuTime.ThreadCpu> after = Map.of(
+        1L, new CpuTime.ThreadCpu("wsjava-nio-1", 70_000), // 60 ms of work
+        2L, new CpuTime.ThreadCpu("C2 CompilerThre", 35_000), // 30 ms
+        3L, new CpuTime.ThreadCpu("C1 CompilerThre", 10_000)); // new: all 10 ms in the interval
+    assertThat(CpuTime.compilerShare(before, after)).isEqualTo(0.4);
+    // A native server has no compiler threads, and an idle interval has no share.
+    assertThat(CpuTime.compilerShare(Map.of(1L, new CpuTime.ThreadCpu("beast-echo", 0)),
+        Map.of(1L, new CpuTime.ThreadCpu("beast-echo", 50_000)))).isZero();
+    assertThat(CpuTime.compilerShare(after, after)).isZero();
+  }
+
+  @Test
   void aMissingProcessReadsAsUnknown() {
     assertThat(CpuTime.micros(Long.MAX_VALUE)).isEqualTo(-1);
     assertThat(CpuTime.threads(Long.MAX_VALUE)).isEmpty();
