@@ -88,7 +88,7 @@ public final class ServeCommand implements Callable<Integer> {
 
   @Option(names = "--busy-poll", paramLabel = "adaptive|off|MICROS", defaultValue = "adaptive",
       description = "How long an NIO event loop polls for more work before it blocks: adaptive"
-          + " (up to 50 us; shorter, then none, while polls find nothing), off"
+          + " (50 us; skipped for a while after spins that find nothing), off"
           + " (block at once: the least CPU, slower wake-ups), or adaptive up to MICROS us.")
   private String busyPoll;
 

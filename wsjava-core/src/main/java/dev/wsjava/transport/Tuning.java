@@ -43,12 +43,17 @@ public final class Tuning {
   public static final Duration SPIN = Duration.ofNanos(50_000);
 
   /**
-   * The shortest an adaptive spin becomes, in nanoseconds ({@code AdaptiveSpin}): each poll that
-   * finds nothing halves the next, down to this, until one finds work and restores the whole
-   * spin. Set it to the spin ({@code -Dwsjava.tuning.minSpinNanos=50000}) for the fixed window of
-   * before issue 39.
+   * The shortest an adaptive spin's window becomes, in nanoseconds ({@code AdaptiveSpin}): a spin
+   * that finds nothing halves the next window, down to this, until one finds work and restores
+   * the whole spin. By default the whole spin ({@link #SPIN}): the window does not shrink, and
+   * only the skipped turns after fruitless spins adapt. Measured quietly on one core and on two
+   * (docs/benchmarks/TUNING.md, 5 December): with a 5 µs floor, one message in flight settled
+   * where the peer's turnaround outlasted the shrunken window, so every spin missed and every
+   * turn woke from a block: p50 61–67 µs against 21–22 with the whole window, and more CPU per
+   * echo (27.3–30.6 µs against 22.8–24.9). Lower it ({@code -Dwsjava.tuning.minSpinNanos=5000})
+   * for loops that mostly see peers sending every few hundred microseconds.
    */
-  public static final long MIN_SPIN_NANOS = knob("minSpinNanos", 5_000);
+  public static final long MIN_SPIN_NANOS = knob("minSpinNanos", (int) SPIN.toNanos());
 
   /**
    * The most blocking turns a loop skips spinning for after fruitless spins (doubling from one):

@@ -42,8 +42,9 @@ import java.util.function.Supplier;
  * (16 channels) did not pay with 1,000 connections, nor over HTTP, on one core or two ({@link
  * Tuning#SPIN}). The spin adapts ({@link AdaptiveSpin}): polls that find nothing make the loop
  * skip its next spins, twice as many each time (at most {@link Tuning#MAX_SPIN_BACKOFF}), so a
- * quiet loop soon blocks at once and burns next to nothing; and each fruitless poll halves the
- * next one, down to {@link Tuning#MIN_SPIN_NANOS}, until a poll finds work again.
+ * quiet loop soon blocks at once and burns next to nothing; and each fruitless spin halves the
+ * next one, down to {@link Tuning#MIN_SPIN_NANOS} (by default the whole spin: no halving), until
+ * a spin finds work again.
  *
  * <p>Thread-safety: {@link #execute}, {@link #schedule} and {@link #close} may be called from any
  * thread; {@link #register} and the buffer pool only on the loop's thread.
