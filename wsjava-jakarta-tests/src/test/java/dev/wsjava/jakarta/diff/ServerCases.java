@@ -562,7 +562,11 @@ final class ServerCases {
         List<String> got = c.untilClose();
         c.close(1000, "");
         String events = p.server("send-after-close");
-        return j(got, events.substring(events.indexOf("send-after-close")).replace("]", ""));
+        // Only the send's own entry: whether @OnClose is logged after it by the time the log is
+        // read is a race between the container's threads and this one, on every container.
+        String send = events.substring(events.indexOf("send-after-close")).replace("]", "");
+        int next = send.indexOf(", ");
+        return j(got, next < 0 ? send : send.substring(0, next));
       }
     }));
     cs.add(Case.of("S92", "2.1.5", "idle timeout: the container closes", p -> {
